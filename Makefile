@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make            build the modules against KDIR (default: the running
+#                 kernel's build tree, else the newest linux-headers-*)
+# make install    modules_install and depmod
+# make lint       checkpatch --strict and sparse, fails on any finding
+# make check      every test: lint, host tests, KUnit and kselftests in
+#                 qemu on the stock and the debug kernel
+# make run        boot the stock kernel with the module and show a demo
+# make host-test  the protocol core built and tested in userspace
+# make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
+# make bench-json the tokenizer against json-c, cJSON and jansson
+
+KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
+FUZZ_SECONDS ?= 60
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf build selftests/out
+	-$(MAKE) -C selftests/host clean
+	-$(MAKE) -C selftests/fuzz clean
+
+lint:
+	scripts/deps.sh build lint
+	scripts/lint.sh
+
+check:
+	scripts/check.sh
+
+run:
+	scripts/run.sh
+
+host-test:
+	scripts/deps.sh host
+	$(MAKE) -C selftests/host run
+
+fuzz:
+	scripts/deps.sh host
+	$(MAKE) -C selftests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+bench-json:
+	scripts/deps.sh host bench
+	$(MAKE) -C selftests/host bench
+
+.PHONY: all modules install clean lint check run host-test fuzz bench-json

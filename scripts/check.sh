@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: every test of the project, summed up.
+#
+# lint, the host build of the protocol core, a short fuzz run, then the
+# VM runs: KUnit and the selftests on the debug kernel, the selftests on
+# the stock kernel, each followed by unload, kmemleak, lockdep and taint
+# checks in the guest and a scan of the console log for kernel splats.
+# Prints TAP for every test and ends with "N passed, N failed".
+#
+# Environment: KERNELS="stock debug" picks the VM runs, FUZZ_SECONDS the
+# time per fuzz target (0 skips fuzzing), KVARLINK_OUT the output dir.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KERNELS=${KERNELS:-stock debug}
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+passed=0 failed=0 n=0
+
+tally() {
+	local ok=$1 name=$2
+	n=$((n + 1))
+	if [ "$ok" -eq 0 ]; then
+		echo "ok $n - $name"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $name"
+		failed=$((failed + 1))
+	fi
+}
+
+# Count the top-level "ok"/"not ok" lines of a TAP stream; a skip counts
+# as a failure: nothing skipped is ever called done.
+tally_tap() {
+	local prefix=$1 file=$2 line name
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# SKIP"*|"not ok "*)
+			name=${line#not ok }; name=${name#ok }
+			tally 1 "$prefix: ${name#* }" ;;
+		"ok "*)
+			name=${line#ok }
+			tally 0 "$prefix: ${name#* }" ;;
+		esac
+	done <"$file"
+}
+
+section() { echo "# ---- $*"; }
+
+"$KVARLINK_TOP/scripts/deps.sh" build lint vm debug host bench || exit 1
+mkdir -p "$KVARLINK_OUT"
+
+section lint
+"$KVARLINK_TOP/scripts/lint.sh" >"$KVARLINK_OUT/lint.tap" 2>&1
+grep '^#' "$KVARLINK_OUT/lint.tap"
+tally_tap lint "$KVARLINK_OUT/lint.tap"
+
+if [ -e "$KVARLINK_TOP/selftests/host/Makefile" ]; then
+	section "host build of the protocol core"
+	make -s -C "$KVARLINK_TOP/selftests/host" run >"$KVARLINK_OUT/host.tap" 2>&1
+	status=$?
+	grep -v '^ok ' "$KVARLINK_OUT/host.tap" | tail -n 40
+	tally_tap host "$KVARLINK_OUT/host.tap"
+	tally $status "host: all runners exit 0"
+fi
+
+if [ -e "$KVARLINK_TOP/selftests/fuzz/Makefile" ] && [ "$FUZZ_SECONDS" -gt 0 ]; then
+	section "fuzzing, $FUZZ_SECONDS s per target"
+	make -s -C "$KVARLINK_TOP/selftests/fuzz" run FUZZ_SECONDS="$FUZZ_SECONDS" \
+		>"$KVARLINK_OUT/fuzz.log" 2>&1
+	status=$?
+	tail -n 20 "$KVARLINK_OUT/fuzz.log" | sed 's/^/# /'
+	tally $status "fuzz: no crash in $FUZZ_SECONDS s per target"
+fi
+
+splats='BUG:|WARNING:|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|rcu.*stall|Call Trace:'
+kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
+
+for kernel in $KERNELS; do
+	section "$kernel kernel"
+	dir="$KVARLINK_OUT/vm-$kernel"
+	"$KVARLINK_TOP/scripts/vm.sh" "$kernel" check "$dir" >"$dir.log" 2>&1
+	status=$?
+	sed 's/^/# /' "$dir.log"
+	tally $status "$kernel: build, boot and run"
+	result="$dir/result.txt"
+	[ -e "$result" ] || : >"$result"
+
+	# Split the guest's result stream into its sections.
+	rm -rf "$dir/sections"
+	mkdir -p "$dir/sections"
+	tr -d '\r' <"$result" >"$result.unix"
+	mv "$result.unix" "$result"
+	awk -v d="$dir/sections" '
+		/^# section / { f = d "/" $3 "-" $4; next }
+		/^# endsection/ { f = ""; next }
+		f != "" { print > f }' "$result"
+
+	for f in "$dir"/sections/kunit-*; do
+		[ -e "$f" ] || continue
+		suite=${f##*/kunit-}
+		python3 "$kunit_py" parse "$f" >"$f.parsed" 2>&1
+		sed 's/^/# /' "$f.parsed"
+		# kunit.py prints one line per test: "[PASSED] name" or "[FAILED] name"
+		while IFS= read -r line; do
+			case "$line" in
+			*"===="*) ;;
+			*"[PASSED] "*) tally 0 "$kernel: kunit $suite: ${line##*\[PASSED\] }" ;;
+			*"[FAILED] "*|*"[SKIPPED] "*|*"[CRASHED] "*)
+				tally 1 "$kernel: kunit $suite: ${line##*\] }" ;;
+			esac
+		done <"$f.parsed"
+		grep -q 'Testing complete' "$f.parsed" &&
+			! grep -q 'Testing complete.*\(failed\|errors\|crashed\): [1-9]' "$f.parsed"
+		tally $? "$kernel: kunit.py parse of $suite reports success"
+	done
+
+	for f in "$dir"/sections/selftest-*; do
+		[ -e "$f" ] || continue
+		t=${f##*/selftest-}
+		grep -v '^ok ' "$f" | grep -v '^#  *\(RUN\|OK\)' | sed 's/^/# /'
+		tally_tap "$kernel: $t" "$f"
+		grep -qx '# exit=0' "$f"
+		tally $? "$kernel: $t exits 0"
+	done
+
+	while IFS= read -r line; do
+		case "$line" in
+		"check: "*" ok") c=${line#check: }; tally 0 "$kernel: ${c% ok}" ;;
+		"check: "*) c=${line#check: }; tally 1 "$kernel: $c" ;;
+		esac
+	done <"$result"
+	grep -qx 'verdict: pass' "$result"
+	tally $? "$kernel: the guest ran to its verdict"
+
+	if grep -Ea "$splats" "$dir/console.log" >"$dir/splats.txt"; then
+		sed 's/^/# /' "$dir/splats.txt" | head -n 40
+		tally 1 "$kernel: console free of kernel splats"
+	else
+		tally 0 "$kernel: console free of kernel splats"
+	fi
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages a make target needs, or say how to.
+# Usage: deps.sh GROUP...   (groups: build lint vm debug run host bench)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs_build="make gcc libc6-dev libelf-dev linux-headers-$STOCK_FLAVOUR"
+pkgs_lint="linux-source-6.1 sparse xz-utils perl"
+pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
+pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
+pkgs_run="$pkgs_vm"
+pkgs_host="gcc clang libclang-rt-14-dev"
+pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev"
+
+want=()
+for group in "$@"; do
+	var="pkgs_$group"
+	[ -n "${!var+x}" ] || die "unknown package group '$group'"
+	for p in ${!var}; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			want+=("$p")
+	done
+done
+[ ${#want[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	log "missing packages; run as root:"
+	echo "  apt-get install -y --no-install-recommends ${want[*]}" >&2
+	exit 1
+fi
+log "installing ${want[*]}"
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null; then
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null
+fi

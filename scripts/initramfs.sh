@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Make the test VM's initramfs: static busybox, our init, the modules and
+# the static test programs.
+# Usage: initramfs.sh MODULE_DIR TESTS_DIR OUTPUT.cpio
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mods=$1 tests=$2 out=$3
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,modules,tests,root}
+cp /bin/busybox "$root/bin/busybox"
+cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/init"
+cp "$mods"/*.ko "$root/modules/"
+if [ -d "$tests" ]; then
+	cp -r "$tests"/. "$root/tests/"
+fi
+printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
+	'nobody:x:65534:65534:nobody:/:/bin/false' >"$root/etc/passwd"
+(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$out"

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers of the build and test scripts; sourced, not run.
+
+KVARLINK_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KVARLINK_CACHE=${KVARLINK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvarlink}
+KVARLINK_OUT=${KVARLINK_OUT:-$KVARLINK_TOP/build}
+STOCK_FLAVOUR=amd64
+
+log() { printf '%s\n' "kvarlink: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# The source package the debug kernel, checkpatch and the kselftest
+# harness come from.
+ksrc_tarball() { echo /usr/src/linux-source-6.1.tar.xz; }
+ksrc_version() { dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null; }
+ksrc_dir() { echo "$KVARLINK_CACHE/src/linux-source-6.1-$(ksrc_version)"; }
+
+# Extract the kernel source once per package version.
+ksrc_ensure() {
+	local dir
+	dir=$(ksrc_dir)
+	if [ ! -e "$dir/.kvarlink-extracted" ]; then
+		log "extracting $(ksrc_tarball) into $dir"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -C "$dir.tmp" --strip-components=1 -xf "$(ksrc_tarball)"
+		touch "$dir.tmp/.kvarlink-extracted"
+		mv "$dir.tmp" "$dir"
+	fi
+	echo "$dir"
+}
+
+# The stock kernel: the newest installed Debian image with its headers.
+stock_release() {
+	local r
+	for r in $(ls -1 /usr/src | sed -n "s/^linux-headers-\(.*-$STOCK_FLAVOUR\)$/\1/p" | sort -V -r); do
+		if [ -e "/boot/vmlinuz-$r" ]; then
+			echo "$r"
+			return
+		fi
+	done
+}
+
+# The debug kernel's build tree, named after what it is built from: the
+# config fragment, the source package version, and the recipe version,
+# bumped whenever debug-kernel.sh changes how the kernel is built.
+DEBUG_KERNEL_RECIPE=1
+debug_kdir() {
+	local key
+	key=$( { ksrc_version; echo "$DEBUG_KERNEL_RECIPE"
+		cat "$KVARLINK_TOP/scripts/debug-kernel.config"; } | sha256sum | cut -c1-12)
+	echo "$KVARLINK_CACHE/debug-$key"
+}
