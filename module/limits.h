@@ -17,6 +17,15 @@ enum vl_limits {
 	VL_MSG_SIZE_DEFAULT		= 64 * 1024,
 	VL_MSG_SIZE_MAX			= 16 * 1024 * 1024,
 
+	/* replies queued for one connection; module parameter max_output */
+	VL_OUTPUT_DEFAULT		= 256 * 1024,
+	VL_OUTPUT_MAX			= 64 * 1024 * 1024,
+
+	/* connections; max_connections, max_connections_per_uid */
+	VL_CONN_DEFAULT			= 4096,
+	VL_CONN_PER_UID_DEFAULT		= 128,
+	VL_CONN_MAX			= 65536,
+
 	/* JSON: nesting of arrays and objects; module parameter max_depth */
 	VL_JSON_DEPTH_DEFAULT		= 32,
 	VL_JSON_DEPTH_MAX		= 256,

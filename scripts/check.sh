@@ -36,11 +36,11 @@ tally_tap() {
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"*|"not ok "*)
-			name=${line#not ok }; name=${name#ok }
-			tally 1 "$prefix: ${name#* }" ;;
+			name=${line#not ok }; name=${name#ok }; name=${name#* }
+			tally 1 "$prefix: ${name#- }" ;;
 		"ok "*)
-			name=${line#ok }
-			tally 0 "$prefix: ${name#* }" ;;
+			name=${line#ok }; name=${name#* }
+			tally 0 "$prefix: ${name#- }" ;;
 		esac
 	done <"$file"
 }

@@ -1,0 +1,1372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Strict JSON tokenizer of the varlink core, see json.h for the contract.
+ *
+ * The scanner is a loop over three states (a value is due, a key is due, a
+ * value has just ended).  Open containers form a stack threaded through the
+ * token array itself: while a container is open, its @next holds the index
+ * of its parent; when it closes, @next becomes the end of its subtree.  So
+ * nesting costs neither recursion nor memory beyond the tokens.
+ *
+ * This file also builds in userspace (selftests/host) behind a small shim.
+ */
+#include <asm/unaligned.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/limits.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <kunit/visibility.h>
+
+#include "json.h"
+
+#define NONE		U32_MAX
+/* Exponents saturate here: adding a position (< 2^32) cannot overflow. */
+#define EXP_SAT		1000000000000000000LL
+
+enum { ST_VALUE, ST_KEY, ST_AFTER, ST_DONE };
+
+struct parser {
+	const u8 *s;
+	const u8 *end;
+	struct vl_json_tok *toks;
+	u32 ntoks;
+	u32 max_toks;
+	u32 cur;		/* innermost open container, or NONE */
+	u32 depth;
+	u32 max_depth;
+	int err;
+	struct vl_json *js;
+};
+
+/* Bytes inside a string: all but SC_PLAIN need a closer look. */
+enum { SC_PLAIN, SC_QUOTE, SC_ESC, SC_CTRL, SC_HIGH };
+
+static const u8 str_class[256] = {
+	[0x00 ... 0x1f] = SC_CTRL,
+	['"'] = SC_QUOTE,
+	['\\'] = SC_ESC,
+	[0x80 ... 0xff] = SC_HIGH,
+};
+
+#define ONES		0x0101010101010101ULL
+#define HIGHS		0x8080808080808080ULL
+
+static int fail(struct parser *ps, const u8 *p, int err, const char *msg)
+{
+	ps->js->emsg = msg;
+	ps->js->epos = p - ps->s;
+	ps->err = err;
+	return err;
+}
+
+static inline bool is_digit(u8 c)
+{
+	return (u8)(c - '0') < 10;
+}
+
+static inline const u8 *skip_digits(const u8 *p, const u8 *end)
+{
+	while (p < end && is_digit(*p))
+		p++;
+	return p;
+}
+
+static inline const u8 *skip_ws(const u8 *p, const u8 *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' ||
+			   *p == '\t'))
+		p++;
+	return p;
+}
+
+/* Nonzero if a byte of @w is '"', '\\', below 0x20 or above 0x7f. */
+static inline u64 special_bytes(u64 w)
+{
+	u64 q = w ^ (ONES * '"');
+	u64 b = w ^ (ONES * '\\');
+
+	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+		((b - ONES) & ~b) | w) & HIGHS;
+}
+
+/* The fast path: skip printable ASCII, eight bytes at a time. */
+static inline const u8 *skip_plain(const u8 *p, const u8 *end)
+{
+	while (end - p >= 8 && !special_bytes(get_unaligned((const u64 *)p)))
+		p += 8;
+	while (p < end && str_class[*p] == SC_PLAIN)
+		p++;
+	return p;
+}
+
+static int hex4(const u8 *p)
+{
+	int v = 0, i;
+
+	for (i = 0; i < 4; i++) {
+		u8 c = p[i];
+
+		if (is_digit(c))
+			v = v << 4 | (c - '0');
+		else if ((u8)((c | 0x20) - 'a') < 6)
+			v = v << 4 | ((c | 0x20) - 'a' + 10);
+		else
+			return -1;
+	}
+	return v;
+}
+
+/*
+ * Check the escape at @p (a backslash); add to *@shrink the bytes it saves
+ * once decoded.  Return the byte after it, or NULL.
+ */
+static const u8 *scan_escape(struct parser *ps, const u8 *p, u32 *shrink,
+			     struct vl_json_tok *t)
+{
+	size_t avail = ps->end - p;
+	int cp, lo;
+
+	if (avail < 2)
+		goto bad;
+	switch (p[1]) {
+	case '"': case '\\': case '/': case 'b':
+	case 'f': case 'n': case 'r': case 't':
+		*shrink += 1;
+		return p + 2;
+	case 'u':
+		break;
+	default:
+		goto bad;
+	}
+	cp = avail < 6 ? -1 : hex4(p + 2);
+	if (cp < 0)
+		goto bad;
+	if (cp >= 0xdc00 && cp <= 0xdfff) {
+		fail(ps, p, -EINVAL, "lone low surrogate");
+		return NULL;
+	}
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		lo = avail < 12 || p[6] != '\\' || p[7] != 'u' ? -1 :
+		     hex4(p + 8);
+		if (lo < 0xdc00 || lo > 0xdfff) {
+			fail(ps, p, -EINVAL, "lone high surrogate");
+			return NULL;
+		}
+		*shrink += 8;
+		return p + 12;
+	}
+	if (!cp)
+		t->flags |= VL_JSON_F_NUL;
+	*shrink += cp < 0x80 ? 5 : cp < 0x800 ? 4 : 3;
+	return p + 6;
+bad:
+	fail(ps, p, -EINVAL, "invalid escape");
+	return NULL;
+}
+
+/* Scan the string whose opening quote is at @p into @t. */
+static const u8 *scan_string(struct parser *ps, const u8 *p,
+			     struct vl_json_tok *t)
+{
+	const u8 *end = ps->end, *q = p + 1;
+	u32 shrink = 0;
+	int n;
+
+	for (;;) {
+		q = skip_plain(q, end);
+		if (q == end) {
+			fail(ps, p, -EINVAL, "unterminated string");
+			return NULL;
+		}
+		switch (str_class[*q]) {
+		case SC_QUOTE:
+			t->len = q + 1 - p;
+			t->count = t->len - 2 - shrink;
+			return q + 1;
+		case SC_ESC:
+			t->flags |= VL_JSON_F_ESC;
+			q = scan_escape(ps, q, &shrink, t);
+			if (!q)
+				return NULL;
+			break;
+		case SC_CTRL:
+			fail(ps, q, -EINVAL, *q ? "control character in string" :
+						  "NUL byte");
+			return NULL;
+		default:
+			n = vl_utf8_seq(q, end - q);
+			if (n < 0) {
+				fail(ps, q, -EINVAL, "invalid UTF-8");
+				return NULL;
+			}
+			q += n;
+		}
+	}
+}
+
+/*
+ * Scan a number lexeme at @p and set VL_JSON_F_* in *@flags.  Return where
+ * it ends; on a syntax error *@emsg is set and the return value is where
+ * the error is.
+ */
+static const u8 *scan_number(const u8 *p, const u8 *end, u8 *flags,
+			     const char **emsg)
+{
+	*flags = 0;
+	*emsg = NULL;
+	if (p < end && *p == '-') {
+		*flags |= VL_JSON_F_NEG;
+		p++;
+	}
+	if (p == end || !is_digit(*p))
+		goto digit;
+	if (*p == '0') {
+		if (++p < end && is_digit(*p)) {
+			*emsg = "leading zero";
+			return p - 1;
+		}
+	} else {
+		p = skip_digits(p, end);
+	}
+	if (p < end && *p == '.') {
+		*flags |= VL_JSON_F_FRAC;
+		if (++p == end || !is_digit(*p))
+			goto digit;
+		p = skip_digits(p, end);
+	}
+	if (p < end && (*p | 0x20) == 'e') {
+		*flags |= VL_JSON_F_EXP;
+		if (++p < end && (*p == '+' || *p == '-'))
+			p++;
+		if (p == end || !is_digit(*p))
+			goto digit;
+		p = skip_digits(p, end);
+	}
+	return p;
+digit:
+	*emsg = "digit expected";
+	return p;
+}
+
+static const u8 *scan_literal(struct parser *ps, const u8 *p,
+			      struct vl_json_tok *t)
+{
+	size_t avail = ps->end - p;
+
+	switch (*p) {
+	case 't':
+		if (avail < 4 || memcmp(p, "true", 4))
+			break;
+		t->type = VL_JSON_BOOL;
+		t->flags = VL_JSON_F_TRUE;
+		t->len = 4;
+		return p + 4;
+	case 'f':
+		if (avail < 5 || memcmp(p, "false", 5))
+			break;
+		t->type = VL_JSON_BOOL;
+		t->len = 5;
+		return p + 5;
+	case 'n':
+		if (avail < 4 || memcmp(p, "null", 4))
+			break;
+		t->type = VL_JSON_NULL;
+		t->len = 4;
+		return p + 4;
+	default:
+		fail(ps, p, -EINVAL, *p ? "value expected" : "NUL byte");
+		return NULL;
+	}
+	fail(ps, p, -EINVAL, "invalid literal");
+	return NULL;
+}
+
+static struct vl_json_tok *new_tok(struct parser *ps, const u8 *p, u8 type)
+{
+	struct vl_json_tok *t;
+
+	if (unlikely(ps->ntoks >= ps->max_toks)) {
+		fail(ps, p, -E2BIG, "too many tokens");
+		return NULL;
+	}
+	t = &ps->toks[ps->ntoks];
+	t->start = p - ps->s;
+	t->len = 0;
+	t->next = ++ps->ntoks;
+	t->count = 0;
+	t->type = type;
+	t->flags = 0;
+	return t;
+}
+
+/* Decoded string iterator, for keys with escapes (validated input). */
+struct str_iter {
+	const u8 *p;
+	const u8 *end;
+	u8 buf[4];
+	u8 i;
+	u8 n;
+};
+
+static int utf8_put(u32 cp, u8 *out)
+{
+	if (cp < 0x80) {
+		out[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = 0xc0 | cp >> 6;
+		out[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = 0xe0 | cp >> 12;
+		out[1] = 0x80 | ((cp >> 6) & 0x3f);
+		out[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	}
+	out[0] = 0xf0 | cp >> 18;
+	out[1] = 0x80 | ((cp >> 12) & 0x3f);
+	out[2] = 0x80 | ((cp >> 6) & 0x3f);
+	out[3] = 0x80 | (cp & 0x3f);
+	return 4;
+}
+
+/* Decode the validated escape at *@pp into @out; return its length. */
+static int decode_escape(const u8 **pp, u8 *out)
+{
+	const u8 *p = *pp;
+	u32 cp;
+
+	*pp = p + 2;
+	switch (p[1]) {
+	case 'b':
+		out[0] = '\b';
+		return 1;
+	case 'f':
+		out[0] = '\f';
+		return 1;
+	case 'n':
+		out[0] = '\n';
+		return 1;
+	case 'r':
+		out[0] = '\r';
+		return 1;
+	case 't':
+		out[0] = '\t';
+		return 1;
+	case 'u':
+		break;
+	default:
+		out[0] = p[1];
+		return 1;
+	}
+	cp = hex4(p + 2);
+	*pp = p + 6;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (hex4(p + 8) - 0xdc00);
+		*pp = p + 12;
+	}
+	return utf8_put(cp, out);
+}
+
+static void str_iter_init(struct str_iter *it, const u8 *s,
+			  const struct vl_json_tok *t)
+{
+	it->p = s + t->start + 1;
+	it->end = s + t->start + t->len - 1;
+	it->i = 0;
+	it->n = 0;
+}
+
+/* Return the next decoded byte, or -1 at the end. */
+static int str_iter_next(struct str_iter *it)
+{
+	if (it->i < it->n)
+		return it->buf[it->i++];
+	if (it->p >= it->end)
+		return -1;
+	if (*it->p != '\\')
+		return *it->p++;
+	it->n = decode_escape(&it->p, it->buf);
+	it->i = 1;
+	return it->buf[0];
+}
+
+/* Order of decoded keys: by length, then by bytes. */
+static int key_cmp(const u8 *s, const struct vl_json_tok *a,
+		   const struct vl_json_tok *b)
+{
+	struct str_iter ia, ib;
+	u32 n;
+
+	if (a->count != b->count)
+		return a->count < b->count ? -1 : 1;
+	if (!((a->flags | b->flags) & VL_JSON_F_ESC))
+		return memcmp(s + a->start + 1, s + b->start + 1, a->count);
+	str_iter_init(&ia, s, a);
+	str_iter_init(&ib, s, b);
+	for (n = 0; n < a->count; n++) {
+		int ca = str_iter_next(&ia), cb = str_iter_next(&ib);
+
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Equality of decoded keys, with quick rejects for the common case. */
+static bool key_eq(const u8 *s, const struct vl_json_tok *a,
+		   const struct vl_json_tok *b)
+{
+	const u8 *pa = s + a->start + 1, *pb = s + b->start + 1;
+
+	if (a->count != b->count)
+		return false;
+	if ((a->flags | b->flags) & VL_JSON_F_ESC)
+		return !key_cmp(s, a, b);
+	return !a->count || (pa[0] == pb[0] && !memcmp(pa, pb, a->count));
+}
+
+static int dup_found(struct parser *ps, u32 a, u32 b)
+{
+	u32 pos = max(ps->toks[a].start, ps->toks[b].start);
+
+	return fail(ps, ps->s + pos, -EINVAL, "duplicate key");
+}
+
+/* A 6-bit hash of a decoded key: its length and first byte. */
+static u32 key_hash(const u8 *s, const struct vl_json_tok *t)
+{
+	struct str_iter it;
+	int c = 0;
+
+	if (t->count && !(t->flags & VL_JSON_F_ESC)) {
+		c = s[t->start + 1];
+	} else if (t->count) {
+		str_iter_init(&it, s, t);
+		c = str_iter_next(&it);
+	}
+	return (t->count * 7 + c) & 63;
+}
+
+/*
+ * Small objects: a key whose hash was seen before is compared with every
+ * earlier key; distinct keys rarely get that far.
+ */
+static int dups_linear(struct parser *ps, u32 obj)
+{
+	const struct vl_json_tok *t = ps->toks;
+	u32 keys[VL_JSON_DUP_LINEAR];
+	u32 n = 0, k, j;
+	u64 seen = 0, bit;
+
+	for (k = obj + 1; k < t[obj].next && n < ARRAY_SIZE(keys);
+	     k = t[k + 1].next) {
+		bit = BIT_ULL(key_hash(ps->s, &t[k]));
+		for (j = 0; (seen & bit) && j < n; j++)
+			if (key_eq(ps->s, &t[k], &t[keys[j]]))
+				return dup_found(ps, keys[j], k);
+		seen |= bit;
+		keys[n++] = k;
+	}
+	return 0;
+}
+
+/* Merge two sorted lists of keys linked through their @next. */
+static u32 merge(struct parser *ps, u32 a, u32 b)
+{
+	struct vl_json_tok *t = ps->toks;
+	u32 head = NONE, *tail = &head;
+
+	while (a != NONE && b != NONE) {
+		if (key_cmp(ps->s, &t[a], &t[b]) <= 0) {
+			*tail = a;
+			tail = &t[a].next;
+			a = *tail;
+		} else {
+			*tail = b;
+			tail = &t[b].next;
+			b = *tail;
+		}
+	}
+	*tail = a != NONE ? a : b;
+	return head;
+}
+
+/*
+ * Large objects: a bottom-up merge sort of the keys, linked through their
+ * @next (always key + 1 otherwise, so restored afterwards); equal keys end
+ * up adjacent.  bins[i] holds a sorted list of 2^i keys: 32 bins suffice.
+ */
+static int dups_sorted(struct parser *ps, u32 obj)
+{
+	struct vl_json_tok *t = ps->toks;
+	u32 end = t[obj].next, top = 0, bins[32];
+	u32 k, next, list, i;
+	int ret = 0;
+
+	for (k = obj + 1; k < end; k = next) {
+		next = t[k + 1].next;
+		t[k].next = NONE;
+		list = k;
+		for (i = 0; i < top && bins[i] != NONE; i++) {
+			list = merge(ps, bins[i], list);
+			bins[i] = NONE;
+		}
+		if (i == top)
+			top++;
+		bins[i] = list;
+	}
+	list = NONE;
+	for (i = 0; i < top; i++)
+		list = merge(ps, bins[i], list);
+	for (k = list; k != NONE && t[k].next != NONE; k = t[k].next) {
+		if (!key_cmp(ps->s, &t[k], &t[t[k].next])) {
+			ret = dup_found(ps, k, t[k].next);
+			break;
+		}
+	}
+	for (k = obj + 1; k < end; k = t[k + 1].next)
+		t[k].next = k + 1;
+	return ret;
+}
+
+static int close_container(struct parser *ps, const u8 **pp, const u8 *p)
+{
+	struct vl_json_tok *t = &ps->toks[ps->cur];
+	u32 parent = t->next;
+	int err;
+
+	if (*p != (t->type == VL_JSON_OBJECT ? '}' : ']'))
+		return fail(ps, p, -EINVAL, "mismatched bracket");
+	t->len = p + 1 - (ps->s + t->start);
+	t->next = ps->ntoks;
+	if (t->type == VL_JSON_OBJECT && t->count > 1) {
+		err = t->count <= VL_JSON_DUP_LINEAR ?
+		      dups_linear(ps, ps->cur) : dups_sorted(ps, ps->cur);
+		if (err)
+			return err;
+	}
+	ps->cur = parent;
+	ps->depth--;
+	*pp = p + 1;
+	return ST_AFTER;
+}
+
+static int open_container(struct parser *ps, const u8 **pp, const u8 *p)
+{
+	u8 type = *p == '{' ? VL_JSON_OBJECT : VL_JSON_ARRAY;
+	u32 idx = ps->ntoks;
+	struct vl_json_tok *t;
+
+	if (ps->depth >= ps->max_depth)
+		return fail(ps, p, -E2BIG, "nesting too deep");
+	t = new_tok(ps, p, type);
+	if (!t)
+		return ps->err;
+	t->next = ps->cur;
+	ps->cur = idx;
+	ps->depth++;
+	p = skip_ws(p + 1, ps->end);
+	if (p < ps->end && *p == (type == VL_JSON_OBJECT ? '}' : ']'))
+		return close_container(ps, pp, p);
+	t->count = 1;
+	*pp = p;
+	return type == VL_JSON_OBJECT ? ST_KEY : ST_VALUE;
+}
+
+static int parse_value(struct parser *ps, const u8 **pp)
+{
+	const u8 *p = skip_ws(*pp, ps->end);
+	const char *emsg;
+	struct vl_json_tok *t;
+
+	if (p == ps->end)
+		return fail(ps, p, -EINVAL, "value expected");
+	if (*p == '{' || *p == '[')
+		return open_container(ps, pp, p);
+	t = new_tok(ps, p, VL_JSON_STRING);
+	if (!t)
+		return ps->err;
+	if (*p == '"') {
+		p = scan_string(ps, p, t);
+	} else if (*p == '-' || is_digit(*p)) {
+		const u8 *q = scan_number(p, ps->end, &t->flags, &emsg);
+
+		if (emsg)
+			return fail(ps, q, -EINVAL, emsg);
+		t->type = VL_JSON_NUMBER;
+		t->len = q - p;
+		p = q;
+	} else {
+		p = scan_literal(ps, p, t);
+	}
+	if (!p)
+		return ps->err;
+	*pp = p;
+	return ST_AFTER;
+}
+
+static int parse_key(struct parser *ps, const u8 **pp)
+{
+	const u8 *p = skip_ws(*pp, ps->end);
+	struct vl_json_tok *t;
+
+	if (p == ps->end || *p != '"')
+		return fail(ps, p, -EINVAL, p < ps->end && *p == '}' ?
+			    "trailing comma" : "object key expected");
+	t = new_tok(ps, p, VL_JSON_STRING);
+	if (!t)
+		return ps->err;
+	t->flags = VL_JSON_F_KEY;
+	p = scan_string(ps, p, t);
+	if (!p)
+		return ps->err;
+	p = skip_ws(p, ps->end);
+	if (p == ps->end || *p != ':')
+		return fail(ps, p, -EINVAL, "':' expected");
+	*pp = p + 1;
+	return ST_VALUE;
+}
+
+static int parse_after(struct parser *ps, const u8 **pp)
+{
+	const u8 *p = skip_ws(*pp, ps->end);
+	struct vl_json_tok *t;
+
+	if (ps->cur == NONE) {
+		if (p == ps->end)
+			return ST_DONE;
+		return fail(ps, p, -EINVAL, *p ? "trailing characters" :
+						 "NUL byte");
+	}
+	if (p == ps->end)
+		return fail(ps, p, -EINVAL, "unexpected end of input");
+	t = &ps->toks[ps->cur];
+	if (*p == ',') {
+		t->count++;
+		*pp = p + 1;
+		return t->type == VL_JSON_OBJECT ? ST_KEY : ST_VALUE;
+	}
+	if (*p == '}' || *p == ']')
+		return close_container(ps, pp, p);
+	if (t->type == VL_JSON_OBJECT)
+		return fail(ps, p, -EINVAL, "',' or '}' expected");
+	return fail(ps, p, -EINVAL, "',' or ']' expected");
+}
+
+/**
+ * vl_json_init() - prepare a document for vl_json_parse()
+ * @js:   the document
+ * @toks: token array, e.g. of vl_json_tokens_needed(len) entries
+ * @cap:  entries in @toks
+ */
+void vl_json_init(struct vl_json *js, struct vl_json_tok *toks, u32 cap)
+{
+	memset(js, 0, sizeof(*js));
+	js->toks = toks;
+	js->cap = cap;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_init);
+
+/**
+ * vl_json_parse() - tokenize one JSON text
+ * @js:  document prepared by vl_json_init()
+ * @buf: the text; it need not be NUL-terminated and must outlive @js
+ * @len: bytes of text
+ * @lim: limits of this parse, clamped to the hard maxima of limits.h
+ *
+ * Return: 0 with js->ntoks tokens; or -EMSGSIZE (@len above the size
+ * limit), -E2BIG (too deep, or more tokens than the limit or @js->cap),
+ * -EINVAL (not strict RFC 8259 JSON, or a duplicate key), with a static
+ * message in js->emsg and its byte offset in js->epos.
+ */
+int vl_json_parse(struct vl_json *js, const char *buf, size_t len,
+		  const struct vl_json_limits *lim)
+{
+	struct parser ps = {
+		.s = (const u8 *)buf,
+		.end = (const u8 *)buf + len,
+		.toks = js->toks,
+		.max_toks = min3(js->cap, lim->max_tokens,
+				 (u32)VL_JSON_TOKENS_MAX),
+		.cur = NONE,
+		.max_depth = min(lim->max_depth, (u32)VL_JSON_DEPTH_MAX),
+		.js = js,
+	};
+	const u8 *p = ps.s;
+	int st = ST_VALUE;
+
+	js->buf = buf;
+	js->len = 0;
+	js->ntoks = 0;
+	js->emsg = NULL;
+	js->epos = 0;
+	if (len > min_t(u32, lim->max_size, VL_MSG_SIZE_MAX)) {
+		js->emsg = "message too large";
+		js->epos = min_t(u32, lim->max_size, VL_MSG_SIZE_MAX);
+		return -EMSGSIZE;
+	}
+	js->len = len;
+	while (st != ST_DONE) {
+		if (st == ST_VALUE)
+			st = parse_value(&ps, &p);
+		else if (st == ST_AFTER)
+			st = parse_after(&ps, &p);
+		else
+			st = parse_key(&ps, &p);
+		if (st < 0)
+			return st;
+	}
+	js->ntoks = ps.ntoks;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_parse);
+
+static const struct vl_json_tok *tok_of(const struct vl_json *js, u32 i,
+					u8 type)
+{
+	if (i >= js->ntoks || js->toks[i].type != type)
+		return NULL;
+	return &js->toks[i];
+}
+
+/**
+ * vl_json_str_eq() - whether string token @i decodes to @s
+ * @js:  the document
+ * @i:   token index
+ * @s:   bytes to compare with
+ * @len: bytes of @s
+ *
+ * Return: true if token @i is a string (or key) equal to @s once unescaped.
+ */
+bool vl_json_str_eq(const struct vl_json *js, u32 i, const char *s,
+		    size_t len)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_STRING);
+	struct str_iter it;
+	size_t n;
+
+	if (!t || t->count != len)
+		return false;
+	if (!(t->flags & VL_JSON_F_ESC))
+		return !memcmp(js->buf + t->start + 1, s, len);
+	str_iter_init(&it, (const u8 *)js->buf, t);
+	for (n = 0; n < len; n++)
+		if (str_iter_next(&it) != (u8)s[n])
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_str_eq);
+
+/**
+ * vl_json_find() - look a member up by key
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key, compared with the decoded keys
+ *
+ * Linear in the members of @obj.
+ *
+ * Return: the token index of the member's value (which may be null),
+ * -ENOENT if there is no such member, -EINVAL if @obj is not an object.
+ */
+int vl_json_find(const struct vl_json *js, u32 obj, const char *key)
+{
+	size_t len = strlen(key);
+	u32 k, v;
+
+	if (!tok_of(js, obj, VL_JSON_OBJECT))
+		return -EINVAL;
+	vl_json_for_each_member(js, obj, k, v)
+		if (vl_json_str_eq(js, k, key, len))
+			return v;
+	return -ENOENT;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_find);
+
+/**
+ * vl_json_str_raw() - a string's bytes in place, when it has no escapes
+ * @js:  the document
+ * @i:   token index
+ * @len: set to the length of the string
+ *
+ * Return: the bytes (not NUL-terminated), or NULL if token @i is not a
+ * string or has escapes (then use vl_json_unescape()).
+ */
+const char *vl_json_str_raw(const struct vl_json *js, u32 i, size_t *len)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_STRING);
+
+	if (!t || (t->flags & VL_JSON_F_ESC))
+		return NULL;
+	*len = t->count;
+	return js->buf + t->start + 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_str_raw);
+
+/* Decode the validated string body @src of @n bytes; @dst may be @src. */
+static u32 decode_into(u8 *dst, const u8 *src, size_t n)
+{
+	const u8 *end = src + n, *bs;
+	u8 *d = dst;
+
+	while (src < end) {
+		bs = memchr(src, '\\', end - src);
+		if (!bs)
+			bs = end;
+		memmove(d, src, bs - src);
+		d += bs - src;
+		src = bs;
+		if (src < end)
+			d += decode_escape(&src, d);
+	}
+	return d - dst;
+}
+
+/**
+ * vl_json_unescape() - decode a string into a buffer
+ * @js:   the document
+ * @i:    token index of a string
+ * @buf:  destination; gets the decoded bytes and a NUL
+ * @size: bytes of @buf
+ *
+ * The decoded bytes may contain NUL (from "\u0000"); the length tells.
+ *
+ * Return: the decoded length (js->toks[i].count), -EINVAL if token @i is
+ * not a string, -ENOSPC if @size is not above the decoded length.
+ */
+int vl_json_unescape(const struct vl_json *js, u32 i, char *buf, size_t size)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_STRING);
+
+	if (!t)
+		return -EINVAL;
+	if (size <= t->count)
+		return -ENOSPC;
+	decode_into((u8 *)buf, (const u8 *)js->buf + t->start + 1, t->len - 2);
+	buf[t->count] = '\0';
+	return t->count;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_unescape);
+
+/**
+ * vl_json_unescape_inplace() - decode a string inside the parsed text
+ * @buf: the writable text that was parsed
+ * @tok: a string token of it
+ *
+ * Decoding never lengthens a string, so the result and a NUL fit between
+ * the quotes.  Afterwards the text is no longer the JSON that was parsed:
+ * do not decode the same token twice or copy a value that contains it.
+ *
+ * Return: the decoded string (@tok->count bytes, NUL-terminated), or NULL
+ * if @tok is not a string.
+ */
+char *vl_json_unescape_inplace(char *buf, const struct vl_json_tok *tok)
+{
+	char *s = buf + tok->start + 1;
+
+	if (tok->type != VL_JSON_STRING)
+		return NULL;
+	if (tok->flags & VL_JSON_F_ESC)
+		decode_into((u8 *)s, (const u8 *)s, tok->len - 2);
+	s[tok->count] = '\0';
+	return s;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_unescape_inplace);
+
+/**
+ * vl_json_tok_str() - decode a string into a C string
+ * @js:   the document
+ * @i:    token index of a string
+ * @buf:  destination; gets the decoded bytes and a NUL
+ * @size: bytes of @buf
+ *
+ * Return: the length of the C string; -EINVAL if token @i is not a string,
+ * -EILSEQ if it contains U+0000, -ENOSPC if @buf is too small.
+ */
+int vl_json_tok_str(const struct vl_json *js, u32 i, char *buf, size_t size)
+{
+	if (i < js->ntoks && (js->toks[i].flags & VL_JSON_F_NUL))
+		return -EILSEQ;
+	return vl_json_unescape(js, i, buf, size);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_str);
+
+/**
+ * vl_json_tok_bool() - the value of a bool token
+ * @js: the document
+ * @i:  token index
+ * @v:  set to the value
+ *
+ * Return: 0, or -EINVAL if token @i is not true or false.
+ */
+int vl_json_tok_bool(const struct vl_json *js, u32 i, bool *v)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_BOOL);
+
+	if (!t)
+		return -EINVAL;
+	*v = t->flags & VL_JSON_F_TRUE;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_bool);
+
+/* Magnitude and sign of an integer token. */
+static int tok_int(const struct vl_json *js, u32 i, u64 *mag, bool *neg)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_NUMBER);
+	const u8 *p, *end;
+	u64 v = 0;
+
+	if (!t || !vl_json_is_int(js, i))
+		return -EINVAL;
+	p = (const u8 *)js->buf + t->start;
+	end = p + t->len;
+	*neg = t->flags & VL_JSON_F_NEG;
+	for (p += *neg; p < end; p++) {
+		u32 d = *p - '0';
+
+		if (v > U64_MAX / 10 || (v == U64_MAX / 10 && d > U64_MAX % 10))
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*mag = v;
+	return 0;
+}
+
+/**
+ * vl_json_tok_s64() - the value of an integer token
+ * @js: the document
+ * @i:  token index
+ * @v:  set to the value
+ *
+ * Return: 0; -EINVAL if token @i is not a number without fraction and
+ * exponent; -ERANGE if it is outside S64_MIN..S64_MAX.
+ */
+int vl_json_tok_s64(const struct vl_json *js, u32 i, s64 *v)
+{
+	bool neg;
+	u64 mag;
+	int err = tok_int(js, i, &mag, &neg);
+
+	if (err)
+		return err;
+	if (mag > (u64)S64_MAX + neg)
+		return -ERANGE;
+	*v = neg && mag ? -(s64)(mag - 1) - 1 : (s64)mag;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_s64);
+
+/**
+ * vl_json_tok_u64() - the value of an unsigned integer token
+ * @js: the document
+ * @i:  token index
+ * @v:  set to the value
+ *
+ * Return: 0; -EINVAL if token @i is not a number without fraction and
+ * exponent; -ERANGE if it is negative (but "-0" is 0) or above U64_MAX.
+ */
+int vl_json_tok_u64(const struct vl_json *js, u32 i, u64 *v)
+{
+	bool neg;
+	u64 mag;
+	int err = tok_int(js, i, &mag, &neg);
+
+	if (err)
+		return err;
+	if (neg && mag)
+		return -ERANGE;
+	*v = mag;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_u64);
+
+/**
+ * vl_json_tok_s32() - vl_json_tok_s64() for S32_MIN..S32_MAX
+ * @js: the document
+ * @i:  token index
+ * @v:  set to the value
+ *
+ * Return: 0, -EINVAL or -ERANGE.
+ */
+int vl_json_tok_s32(const struct vl_json *js, u32 i, s32 *v)
+{
+	s64 w;
+	int err = vl_json_tok_s64(js, i, &w);
+
+	if (err)
+		return err;
+	if (w < S32_MIN || w > S32_MAX)
+		return -ERANGE;
+	*v = w;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_s32);
+
+/**
+ * vl_json_tok_u32() - vl_json_tok_u64() for 0..U32_MAX
+ * @js: the document
+ * @i:  token index
+ * @v:  set to the value
+ *
+ * Return: 0, -EINVAL or -ERANGE.
+ */
+int vl_json_tok_u32(const struct vl_json *js, u32 i, u32 *v)
+{
+	u64 w;
+	int err = vl_json_tok_u64(js, i, &w);
+
+	if (err)
+		return err;
+	if (w > U32_MAX)
+		return -ERANGE;
+	*v = w;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_u32);
+
+/**
+ * vl_json_tok_scaled() - vl_json_num_scaled() of a number token
+ * @js:       the document
+ * @i:        token index
+ * @decimals: decimal places kept
+ * @v:        set to the value times 10^@decimals
+ *
+ * Return: 0, -EINVAL (not a number, @decimals too large) or -ERANGE.
+ */
+int vl_json_tok_scaled(const struct vl_json *js, u32 i, unsigned int decimals,
+		       s64 *v)
+{
+	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_NUMBER);
+
+	if (!t)
+		return -EINVAL;
+	return vl_json_num_scaled(js->buf + t->start, t->len, decimals, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_scaled);
+
+/* The member @key of @obj, with null counted as absent. */
+static int member(const struct vl_json *js, u32 obj, const char *key)
+{
+	int v = vl_json_find(js, obj, key);
+
+	if (v >= 0 && js->toks[v].type == VL_JSON_NULL)
+		return -ENOENT;
+	return v;
+}
+
+/**
+ * vl_json_get_bool() - the bool member @key of object @obj
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key
+ * @v:   set to the value
+ *
+ * Return: 0; -ENOENT if @key is absent or null; -EINVAL if @obj is not an
+ * object or the member is not a bool.
+ */
+int vl_json_get_bool(const struct vl_json *js, u32 obj, const char *key,
+		     bool *v)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_bool(js, i, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_bool);
+
+/**
+ * vl_json_get_s64() - the integer member @key of object @obj
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key
+ * @v:   set to the value
+ *
+ * Return: 0; -ENOENT if @key is absent or null; -EINVAL if @obj is not an
+ * object or the member is not an integer; -ERANGE if it does not fit.
+ */
+int vl_json_get_s64(const struct vl_json *js, u32 obj, const char *key,
+		    s64 *v)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_s64(js, i, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_s64);
+
+/**
+ * vl_json_get_u64() - the unsigned integer member @key of object @obj
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key
+ * @v:   set to the value
+ *
+ * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
+ */
+int vl_json_get_u64(const struct vl_json *js, u32 obj, const char *key,
+		    u64 *v)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_u64(js, i, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_u64);
+
+/**
+ * vl_json_get_s32() - the s32 member @key of object @obj
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key
+ * @v:   set to the value
+ *
+ * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
+ */
+int vl_json_get_s32(const struct vl_json *js, u32 obj, const char *key,
+		    s32 *v)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_s32(js, i, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_s32);
+
+/**
+ * vl_json_get_u32() - the u32 member @key of object @obj
+ * @js:  the document
+ * @obj: token index of an object
+ * @key: NUL-terminated key
+ * @v:   set to the value
+ *
+ * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
+ */
+int vl_json_get_u32(const struct vl_json *js, u32 obj, const char *key,
+		    u32 *v)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_u32(js, i, v);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_u32);
+
+/**
+ * vl_json_get_str() - the string member @key of object @obj, as C string
+ * @js:   the document
+ * @obj:  token index of an object
+ * @key:  NUL-terminated key
+ * @buf:  destination
+ * @size: bytes of @buf
+ *
+ * Return: the length of the string; -ENOENT if @key is absent or null;
+ * -EINVAL if @obj is not an object or the member is not a string; -EILSEQ
+ * if it contains U+0000; -ENOSPC if @buf is too small.
+ */
+int vl_json_get_str(const struct vl_json *js, u32 obj, const char *key,
+		    char *buf, size_t size)
+{
+	int i = member(js, obj, key);
+
+	return i < 0 ? i : vl_json_tok_str(js, i, buf, size);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_get_str);
+
+/**
+ * vl_json_num_valid() - whether @s is exactly one RFC 8259 number
+ * @s:   the lexeme
+ * @len: its bytes
+ *
+ * Return: true if @s is a number lexeme, without sign or space around it.
+ */
+bool vl_json_num_valid(const char *s, size_t len)
+{
+	const u8 *p = (const u8 *)s;
+	const char *emsg;
+	u8 flags;
+
+	return scan_number(p, p + len, &flags, &emsg) == p + len && !emsg;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_num_valid);
+
+/* A number lexeme as sign * 0.DIGITS * 10^exp, digits from @dig to @end. */
+struct dec {
+	const u8 *dig;
+	const u8 *end;
+	s64 exp;
+	int sign;
+};
+
+static s64 dec_exponent(const u8 *p, const u8 *end)
+{
+	bool neg = false;
+	s64 e = 0;
+
+	if (p < end && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	for (; p < end; p++)
+		e = e >= EXP_SAT / 10 ? EXP_SAT : e * 10 + (*p - '0');
+	return neg ? -e : e;
+}
+
+static void dec_parse(struct dec *d, const u8 *p, const u8 *end)
+{
+	const u8 *m, *q;
+	s64 ndig = 0, skipped = 0;
+	bool point = false;
+
+	d->sign = 1;
+	if (p < end && *p == '-') {
+		d->sign = -1;
+		p++;
+	}
+	for (m = p; p < end && (is_digit(*p) || *p == '.'); p++)
+		;
+	d->end = p;
+	d->exp = p < end ? dec_exponent(p + 1, end) : 0;
+	for (q = m; q < d->end; q++) {
+		if (*q == '.')
+			point = true;
+		else if (!point)
+			ndig++;
+	}
+	for (q = m; q < d->end && (*q == '0' || *q == '.'); q++)
+		skipped += *q == '0';
+	if (q == d->end)
+		d->sign = 0;
+	d->dig = q;
+	d->exp += ndig - skipped;
+}
+
+/* The next significant digit, '0' after the last. */
+static u8 dec_next(const struct dec *d, const u8 **p)
+{
+	if (*p < d->end && **p == '.')
+		(*p)++;
+	return *p < d->end ? *(*p)++ : '0';
+}
+
+/**
+ * vl_json_num_cmp() - compare the values of two number lexemes exactly
+ * @a:    a valid number lexeme (a token's text, or see vl_json_num_valid())
+ * @alen: its bytes
+ * @b:    another
+ * @blen: its bytes
+ *
+ * "1", "1.0", "10e-1" and "0.1e1" are equal, as are "0" and "-0".  Exact
+ * for exponents up to 10^18 in magnitude; larger ones saturate.
+ *
+ * Return: -1, 0 or 1 as @a is below, equal to or above @b.
+ */
+int vl_json_num_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	const u8 *pa = (const u8 *)a, *pb = (const u8 *)b;
+	struct dec da, db;
+	int r = 0;
+
+	dec_parse(&da, pa, pa + alen);
+	dec_parse(&db, pb, pb + blen);
+	if (da.sign != db.sign)
+		return da.sign < db.sign ? -1 : 1;
+	if (!da.sign)
+		return 0;
+	if (da.exp != db.exp) {
+		r = da.exp < db.exp ? -1 : 1;
+	} else {
+		pa = da.dig;
+		pb = db.dig;
+		while (!r && (pa < da.end || pb < db.end)) {
+			u8 ca = dec_next(&da, &pa), cb = dec_next(&db, &pb);
+
+			if (ca != cb)
+				r = ca < cb ? -1 : 1;
+		}
+	}
+	return da.sign < 0 ? -r : r;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_num_cmp);
+
+/**
+ * vl_json_num_scaled() - a number lexeme as a fixed-point integer
+ * @s:        the lexeme
+ * @len:      its bytes
+ * @decimals: decimal places kept, at most VL_JSON_DECIMALS_MAX
+ * @v:        set to the value times 10^@decimals, truncated toward zero
+ *
+ * For example "1.239" with 2 decimals is 123, "-5e-1" with 0 is 0.
+ *
+ * Return: 0; -EINVAL if @s is not a number lexeme or @decimals is too
+ * large; -ERANGE if the result does not fit an s64.
+ */
+int vl_json_num_scaled(const char *s, size_t len, unsigned int decimals,
+		       s64 *v)
+{
+	const u8 *p = (const u8 *)s;
+	struct dec d;
+	u64 acc = 0;
+	s64 n;
+
+	if (decimals > VL_JSON_DECIMALS_MAX || !vl_json_num_valid(s, len))
+		return -EINVAL;
+	dec_parse(&d, p, p + len);
+	n = d.exp + decimals;
+	if (!d.sign || n <= 0) {
+		*v = 0;
+		return 0;
+	}
+	if (n > 20)
+		return -ERANGE;
+	for (p = d.dig; n > 0; n--) {
+		u32 digit = dec_next(&d, &p) - '0';
+
+		if (acc > U64_MAX / 10 ||
+		    (acc == U64_MAX / 10 && digit > U64_MAX % 10))
+			return -ERANGE;
+		acc = acc * 10 + digit;
+	}
+	if (acc > (d.sign < 0 ? (u64)S64_MAX + 1 : (u64)S64_MAX))
+		return -ERANGE;
+	*v = d.sign < 0 && acc ? -(s64)(acc - 1) - 1 : (s64)acc;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_num_scaled);
+
+/**
+ * vl_json_fixed_fmt() - format a fixed-point integer as a number lexeme
+ * @buf:      destination; gets the lexeme and a NUL
+ * @size:     bytes of @buf (24 always suffice)
+ * @v:        the value times 10^@decimals
+ * @decimals: decimal places, at most VL_JSON_DECIMALS_MAX
+ *
+ * For example 123 with 2 decimals is "1.23", -5 with 2 is "-0.05".
+ *
+ * Return: the length of the lexeme; -EINVAL if @decimals is too large,
+ * -ENOSPC if @buf is too small.
+ */
+int vl_json_fixed_fmt(char *buf, size_t size, s64 v, unsigned int decimals)
+{
+	u64 mag = v < 0 ? -(u64)v : (u64)v;
+	char digits[24];
+	int n = 0, len, i;
+	char *p = buf;
+
+	if (decimals > VL_JSON_DECIMALS_MAX)
+		return -EINVAL;
+	do {
+		digits[n++] = '0' + mag % 10;
+		mag /= 10;
+	} while (mag || n <= (int)decimals);
+	len = (v < 0) + n + (decimals ? 1 : 0);
+	if (size <= (size_t)len)
+		return -ENOSPC;
+	if (v < 0)
+		*p++ = '-';
+	for (i = n - 1; i >= 0; i--) {
+		*p++ = digits[i];
+		if (i == (int)decimals && i)
+			*p++ = '.';
+	}
+	*p = '\0';
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_fixed_fmt);

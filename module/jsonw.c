@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bounded JSON writer of the varlink core, see jsonw.h for the contract.
+ *
+ * This file also builds in userspace (selftests/host) behind a small shim.
+ */
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <kunit/visibility.h>
+
+#include "json.h"
+#include "jsonw.h"
+
+#define MIN_CAP		256
+
+static const char hex[] = "0123456789abcdef";
+
+/* Control characters with a short escape. */
+static const char esc_short[0x20] = {
+	['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\f'] = 'f', ['\r'] = 'r',
+};
+
+static void set_err(struct vl_jsonw *w, int err)
+{
+	kvfree(w->buf);
+	w->buf = NULL;
+	w->len = 0;
+	w->cap = 0;
+	w->err = err;
+}
+
+/* Make room for @n more bytes and the NUL; sets the sticky error if not. */
+static bool reserve(struct vl_jsonw *w, size_t n)
+{
+	size_t cap;
+	char *buf;
+
+	if (w->err)
+		return false;
+	if (n < w->cap - w->len)
+		return true;
+	if (n >= w->max - w->len) {
+		set_err(w, -EMSGSIZE);
+		return false;
+	}
+	cap = w->cap > w->max / 2 ? w->max : max_t(size_t, w->cap * 2, MIN_CAP);
+	cap = clamp_t(size_t, cap, w->len + n + 1, w->max);
+	buf = kvrealloc(w->buf, w->cap, cap, w->gfp);
+	if (!buf) {
+		set_err(w, -ENOMEM);
+		return false;
+	}
+	w->buf = buf;
+	w->cap = cap;
+	return true;
+}
+
+static bool put(struct vl_jsonw *w, const void *s, size_t n)
+{
+	if (!reserve(w, n))
+		return false;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	return true;
+}
+
+static bool put_c(struct vl_jsonw *w, char c)
+{
+	return put(w, &c, 1);
+}
+
+static bool in_obj(const struct vl_jsonw *w)
+{
+	return w->depth && (w->obj & BIT_ULL(w->depth - 1));
+}
+
+/* Before a value: check its place, and write the comma if one is due. */
+static bool value_begin(struct vl_jsonw *w)
+{
+	if (w->err)
+		return false;
+	if (!w->depth) {
+		if (!w->done)
+			return true;
+	} else if (in_obj(w)) {
+		if (w->want_value) {
+			w->want_value = false;
+			return true;
+		}
+	} else {
+		return w->buf[w->len - 1] == '[' || put_c(w, ',');
+	}
+	set_err(w, -EINVAL);
+	return false;
+}
+
+static void value_end(struct vl_jsonw *w)
+{
+	if (!w->err && !w->depth)
+		w->done = true;
+}
+
+static void value(struct vl_jsonw *w, const void *s, size_t n)
+{
+	if (value_begin(w) && put(w, s, n))
+		value_end(w);
+}
+
+/* How much of @s goes out unchanged: printable ASCII and valid UTF-8. */
+static size_t plain_len(const u8 *s, size_t n)
+{
+	size_t i = 0;
+	int l;
+
+	while (i < n) {
+		if (s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (s[i] < 0x80)
+			break;
+		l = vl_utf8_seq(s + i, n - i);
+		if (l < 0)
+			break;
+		i += l;
+	}
+	return i;
+}
+
+static void put_escape(struct vl_jsonw *w, u8 c)
+{
+	char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+
+	if (c == '"' || c == '\\') {
+		e[1] = c;
+		put(w, e, 2);
+	} else if (esc_short[c]) {
+		e[1] = esc_short[c];
+		put(w, e, 2);
+	} else {
+		put(w, e, 6);
+	}
+}
+
+static void put_str(struct vl_jsonw *w, const char *str, size_t n)
+{
+	const u8 *s = (const u8 *)str;
+	size_t run;
+
+	put_c(w, '"');
+	while (n && !w->err) {
+		run = plain_len(s, n);
+		if (run) {
+			put(w, s, run);
+		} else if (*s < 0x80) {
+			put_escape(w, *s);
+			run = 1;
+		} else {
+			/* U+FFFD for the maximal invalid subpart */
+			put(w, "\xef\xbf\xbd", 3);
+			run = -vl_utf8_seq(s, n);
+		}
+		s += run;
+		n -= run;
+	}
+	put_c(w, '"');
+}
+
+/**
+ * vl_jsonw_init() - start an empty JSON text
+ * @w:   the writer
+ * @max: most bytes of output, the NUL terminator included
+ * @gfp: allocation flags for growing the buffer
+ */
+void vl_jsonw_init(struct vl_jsonw *w, size_t max, gfp_t gfp)
+{
+	memset(w, 0, sizeof(*w));
+	w->max = max;
+	w->gfp = gfp;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_init);
+
+/**
+ * vl_jsonw_release() - free whatever @w still holds
+ * @w: the writer; may be released more than once
+ */
+void vl_jsonw_release(struct vl_jsonw *w)
+{
+	kvfree(w->buf);
+	w->buf = NULL;
+	w->len = 0;
+	w->cap = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_release);
+
+/**
+ * vl_jsonw_finish() - take the finished text
+ * @w:   the writer; spent afterwards (further calls fail with -EINVAL)
+ * @buf: set to the text, NUL-terminated, to be freed with kvfree(); or NULL
+ * @len: set to the length of the text, the NUL not counted; or 0
+ *
+ * On the wire a varlink message is the @len bytes plus the NUL.
+ *
+ * Return: 0; or the sticky error, -EINVAL if the top-level value is not
+ * complete.  On error nothing is handed over and @w holds no memory.
+ */
+int vl_jsonw_finish(struct vl_jsonw *w, char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	if (!w->err && (!w->done || w->depth))
+		set_err(w, -EINVAL);
+	if (w->err)
+		return w->err;
+	w->buf[w->len] = '\0';
+	*buf = w->buf;
+	*len = w->len;
+	w->buf = NULL;
+	w->len = 0;
+	w->cap = 0;
+	w->err = -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_finish);
+
+static void container_open(struct vl_jsonw *w, bool obj)
+{
+	if (!value_begin(w))
+		return;
+	if (w->depth >= VL_JSONW_DEPTH_MAX) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	if (!put_c(w, obj ? '{' : '['))
+		return;
+	if (obj)
+		w->obj |= BIT_ULL(w->depth);
+	else
+		w->obj &= ~BIT_ULL(w->depth);
+	w->depth++;
+}
+
+static void container_close(struct vl_jsonw *w, bool obj)
+{
+	if (w->err)
+		return;
+	if (!w->depth || in_obj(w) != obj || w->want_value) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	if (!put_c(w, obj ? '}' : ']'))
+		return;
+	w->depth--;
+	value_end(w);
+}
+
+/**
+ * vl_jsonw_obj_open() - begin an object where a value is due
+ * @w: the writer
+ */
+void vl_jsonw_obj_open(struct vl_jsonw *w)
+{
+	container_open(w, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_obj_open);
+
+/**
+ * vl_jsonw_obj_close() - end the innermost container, an object
+ * @w: the writer
+ */
+void vl_jsonw_obj_close(struct vl_jsonw *w)
+{
+	container_close(w, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_obj_close);
+
+/**
+ * vl_jsonw_arr_open() - begin an array where a value is due
+ * @w: the writer
+ */
+void vl_jsonw_arr_open(struct vl_jsonw *w)
+{
+	container_open(w, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_arr_open);
+
+/**
+ * vl_jsonw_arr_close() - end the innermost container, an array
+ * @w: the writer
+ */
+void vl_jsonw_arr_close(struct vl_jsonw *w)
+{
+	container_close(w, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_arr_close);
+
+/**
+ * vl_jsonw_key_len() - write an object key; its value must follow
+ * @w:   the writer
+ * @key: the key, any bytes (escaped like a string)
+ * @len: bytes of @key
+ *
+ * Keys are not checked for duplicates: that is the caller's job.
+ */
+void vl_jsonw_key_len(struct vl_jsonw *w, const char *key, size_t len)
+{
+	if (w->err)
+		return;
+	if (!in_obj(w) || w->want_value) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	if (w->buf[w->len - 1] != '{' && !put_c(w, ','))
+		return;
+	put_str(w, key, len);
+	put_c(w, ':');
+	w->want_value = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_key_len);
+
+/**
+ * vl_jsonw_key() - vl_jsonw_key_len() of a NUL-terminated key
+ * @w:   the writer
+ * @key: the key
+ */
+void vl_jsonw_key(struct vl_jsonw *w, const char *key)
+{
+	vl_jsonw_key_len(w, key, strlen(key));
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_key);
+
+/**
+ * vl_jsonw_str_len() - write a string value
+ * @w:   the writer
+ * @s:   any bytes: '"', '\\' and control characters are escaped, and
+ *       sequences that are not UTF-8 become U+FFFD
+ * @len: bytes of @s
+ */
+void vl_jsonw_str_len(struct vl_jsonw *w, const char *s, size_t len)
+{
+	if (!value_begin(w))
+		return;
+	put_str(w, s, len);
+	value_end(w);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_str_len);
+
+/**
+ * vl_jsonw_str() - vl_jsonw_str_len() of a NUL-terminated string
+ * @w: the writer
+ * @s: the string
+ */
+void vl_jsonw_str(struct vl_jsonw *w, const char *s)
+{
+	vl_jsonw_str_len(w, s, strlen(s));
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_str);
+
+/**
+ * vl_jsonw_s64() - write a signed integer
+ * @w: the writer
+ * @v: the value
+ */
+void vl_jsonw_s64(struct vl_jsonw *w, s64 v)
+{
+	char buf[24];
+	int n = vl_json_fixed_fmt(buf, sizeof(buf), v, 0);
+
+	value(w, buf, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_s64);
+
+/**
+ * vl_jsonw_u64() - write an unsigned integer
+ * @w: the writer
+ * @v: the value
+ */
+void vl_jsonw_u64(struct vl_jsonw *w, u64 v)
+{
+	char buf[24];
+	int n = sizeof(buf);
+
+	do {
+		buf[--n] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	value(w, buf + n, sizeof(buf) - n);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_u64);
+
+/**
+ * vl_jsonw_bool() - write true or false
+ * @w: the writer
+ * @v: the value
+ */
+void vl_jsonw_bool(struct vl_jsonw *w, bool v)
+{
+	if (v)
+		value(w, "true", 4);
+	else
+		value(w, "false", 5);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_bool);
+
+/**
+ * vl_jsonw_null() - write null
+ * @w: the writer
+ */
+void vl_jsonw_null(struct vl_jsonw *w)
+{
+	value(w, "null", 4);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_null);
+
+/**
+ * vl_jsonw_float() - write a number given as its lexeme
+ * @w:      the writer
+ * @lexeme: an RFC 8259 number (-EINVAL if not), e.g. a token's text
+ * @len:    bytes of @lexeme
+ */
+void vl_jsonw_float(struct vl_jsonw *w, const char *lexeme, size_t len)
+{
+	if (w->err)
+		return;
+	if (!vl_json_num_valid(lexeme, len))
+		set_err(w, -EINVAL);
+	else
+		value(w, lexeme, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_float);
+
+/**
+ * vl_jsonw_fixed() - write a fixed-point number
+ * @w:        the writer
+ * @v:        the value times 10^@decimals
+ * @decimals: decimal places, at most VL_JSON_DECIMALS_MAX (-EINVAL if not)
+ *
+ * For example 123 with 2 decimals is written as 1.23.
+ */
+void vl_jsonw_fixed(struct vl_jsonw *w, s64 v, unsigned int decimals)
+{
+	char buf[24];
+	int n;
+
+	if (w->err)
+		return;
+	n = vl_json_fixed_fmt(buf, sizeof(buf), v, decimals);
+	if (n < 0)
+		set_err(w, n);
+	else
+		value(w, buf, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_fixed);
+
+/**
+ * vl_jsonw_raw() - write a JSON value verbatim
+ * @w:    the writer
+ * @json: exactly one complete, valid JSON value (not checked but for
+ *        being non-empty), e.g. the text of a vl_json_parse() token
+ * @len:  bytes of @json
+ */
+void vl_jsonw_raw(struct vl_jsonw *w, const char *json, size_t len)
+{
+	if (w->err)
+		return;
+	if (!len)
+		set_err(w, -EINVAL);
+	else
+		value(w, json, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_raw);
+
+/* Copy (or with @dst NULL, measure) valid JSON without its whitespace. */
+static size_t compact(char *dst, const char *src, size_t n)
+{
+	bool in_str = false;
+	size_t i, len = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = src[i];
+
+		if (in_str) {
+			if (c == '\\' && i + 1 < n) {
+				if (dst)
+					dst[len] = c;
+				len++;
+				c = src[++i];
+			} else if (c == '"') {
+				in_str = false;
+			}
+		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			continue;
+		} else if (c == '"') {
+			in_str = true;
+		}
+		if (dst)
+			dst[len] = c;
+		len++;
+	}
+	return len;
+}
+
+/**
+ * vl_jsonw_tok() - copy a parsed value, its whitespace dropped
+ * @w:  the writer
+ * @js: a parsed document
+ * @i:  token index of the value (-EINVAL if out of range)
+ */
+void vl_jsonw_tok(struct vl_jsonw *w, const struct vl_json *js, u32 i)
+{
+	const char *src;
+	size_t n, len;
+
+	if (w->err)
+		return;
+	if (i >= js->ntoks) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	src = js->buf + js->toks[i].start;
+	n = js->toks[i].len;
+	len = compact(NULL, src, n);
+	if (!value_begin(w) || !reserve(w, len))
+		return;
+	compact(w->buf + w->len, src, n);
+	w->len += len;
+	value_end(w);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_tok);
