@@ -1,18 +1,142 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Internal interfaces of the varlink core, shared between its files.
- * Provider modules include <varlink.h> only.
+ * Provider modules include varlink.h only.
  */
 #ifndef _VL_INTERNAL_H
 #define _VL_INTERNAL_H
 
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
+#include "idl.h"
+#include "json.h"
+#include "jsonw.h"
 #include "limits.h"
+#include "varlink.h"
+
+/* main.c: the limits in force, from the module parameters */
+struct vl_config {
+	unsigned int max_message_size;
+	unsigned int max_output;
+	unsigned int max_connections;
+	unsigned int max_connections_per_uid;
+	unsigned int max_depth;
+	unsigned int max_tokens;
+};
+
+extern struct vl_config vl_config;
+
+/* main.c: counters, shown in /sys/module/varlink/statistics/ */
+struct vl_stats {
+	atomic64_t connections;
+	atomic64_t connections_total;
+	atomic64_t refused;
+	atomic64_t calls;
+	atomic64_t errors;
+	atomic64_t protocol_errors;
+	atomic64_t bytes_in;
+	atomic64_t bytes_out;
+};
+
+extern struct vl_stats vl_stats;
 
 /* server.c */
 int vl_server_start(const char *name);
 void vl_server_stop(void);
 const char *vl_server_name(void);
+
+/* conn.c: one client connection */
+struct socket;
+struct vl_conn;
+
+struct vl_conn *vl_conn_create(struct socket *sock,
+			       struct workqueue_struct *wq);
+void vl_conn_shutdown_all(void);
+kuid_t vl_conn_uid(const struct vl_conn *conn);
+void vl_conn_get(struct vl_conn *conn);
+void vl_conn_put(struct vl_conn *conn);
+int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
+void vl_conn_close(struct vl_conn *conn);
+void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
+const struct cred *vl_conn_cred(const struct vl_conn *conn);
+struct pid *vl_conn_pid(const struct vl_conn *conn);
+
+/* registry.c: the registered interfaces */
+struct vl_iface {
+	struct list_head node;
+	const struct varlink_interface *desc;
+	struct vl_idl *idl;
+	const struct varlink_method **methods;	/* by IDL member index */
+	refcount_t ref;
+	spinlock_t lock;			/* protects @calls */
+	struct list_head calls;			/* calls not finished yet */
+	bool dead;				/* under @lock */
+	struct rcu_head rcu;
+};
+
+struct vl_iface *vl_iface_get(const char *name, size_t len);
+void vl_iface_put(struct vl_iface *iface);
+bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
+void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
+int vl_registry_write_names(struct vl_jsonw *w);
+int vl_registry_write_idl(struct vl_jsonw *w, const char *name, size_t len);
+void vl_registry_exit(void);
+
+/* dispatch.c: one message, from its text to the callback */
+enum vl_call_flags {
+	VL_CALL_MORE,		/* called with "more" */
+	VL_CALL_ONEWAY,		/* called with "oneway": nothing is sent */
+	VL_CALL_DONE,		/* the final reply was sent */
+	VL_CALL_CANCELLED,	/* the cancel callback ran, or will */
+};
+
+/**
+ * struct varlink_call - one call, from dispatch to its final reply
+ * @ref: the provider's reference until the final reply, plus temporary ones
+ * @conn: the connection (a reference)
+ * @iface: the interface (a reference)
+ * @method: the provider's method
+ * @flags: VL_CALL_*
+ * @lock: serialises replies and the cancel callback's registration
+ * @cancel: the provider's cancel callback, or NULL
+ * @cancel_data: its argument
+ * @iface_node: on @iface->calls while the call is not finished
+ * @w: parameters of the next reply, an open object
+ */
+struct varlink_call {
+	refcount_t ref;
+	struct vl_conn *conn;
+	struct vl_iface *iface;
+	const struct varlink_method *method;
+	unsigned long flags;
+	struct mutex lock;	/* replies, cancel */
+	void (*cancel)(struct varlink_call *call, void *data);
+	void *cancel_data;
+	struct list_head iface_node;
+	struct vl_jsonw w;
+};
+
+struct vl_envelope {
+	u32 method;	/* token of the "method" string */
+	u32 params;	/* token of "parameters", or VL_VALIDATE_ABSENT */
+	bool more;
+	bool oneway;
+	bool upgrade;
+};
+
+int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env);
+void vl_dispatch(struct vl_conn *conn, char *msg, size_t len);
+void vl_call_cancel(struct varlink_call *call);
+void vl_call_get(struct varlink_call *call);
+void vl_call_put(struct varlink_call *call);
+
+/* service.c: org.varlink.service and org.kernel.varlink */
+int vl_service_init(void);
+void vl_service_exit(void);
 
 #endif /* _VL_INTERNAL_H */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The in-kernel varlink server: module entry points and parameters.
+ * The in-kernel varlink server: module entry points, parameters and
+ * statistics.
  */
+#include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 #include <linux/un.h>
 #include <uapi/linux/varlink.h>
 
@@ -15,17 +18,113 @@ MODULE_PARM_DESC(socket_name,
 		 "abstract AF_UNIX name to listen on, without the leading '@' (default \""
 		 VARLINK_SOCKET_NAME "\")");
 
-static int __init varlink_init(void)
+struct vl_config vl_config = {
+	.max_message_size = VL_MSG_SIZE_DEFAULT,
+	.max_output = VL_OUTPUT_DEFAULT,
+	.max_connections = VL_CONN_DEFAULT,
+	.max_connections_per_uid = VL_CONN_PER_UID_DEFAULT,
+	.max_depth = VL_JSON_DEPTH_DEFAULT,
+	.max_tokens = VL_JSON_TOKENS_DEFAULT,
+};
+
+module_param_named(max_message_size, vl_config.max_message_size, uint, 0444);
+MODULE_PARM_DESC(max_message_size, "bytes of one message, its NUL included (default 65536)");
+module_param_named(max_output, vl_config.max_output, uint, 0444);
+MODULE_PARM_DESC(max_output, "bytes of replies queued for one connection (default 262144)");
+module_param_named(max_connections, vl_config.max_connections, uint, 0444);
+MODULE_PARM_DESC(max_connections, "connections in total (default 4096)");
+module_param_named(max_connections_per_uid, vl_config.max_connections_per_uid,
+		   uint, 0444);
+MODULE_PARM_DESC(max_connections_per_uid, "connections of one user (default 128)");
+module_param_named(max_depth, vl_config.max_depth, uint, 0444);
+MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
+module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
+MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
+
+struct vl_stats vl_stats;
+
+struct vl_stat_attr {
+	struct kobj_attribute attr;
+	size_t offset;		/* of the atomic64_t in struct vl_stats */
+};
+
+static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
 {
+	struct vl_stat_attr *a = container_of(attr, struct vl_stat_attr, attr);
+
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read((void *)&vl_stats + a->offset));
+}
+
+#define VL_STAT(_name) {						\
+	.attr = { .attr = { .name = #_name, .mode = 0444 }, .show = stat_show }, \
+	.offset = offsetof(struct vl_stats, _name),			\
+}
+
+static struct vl_stat_attr stat_attrs[] = {
+	VL_STAT(connections),
+	VL_STAT(connections_total),
+	VL_STAT(refused),
+	VL_STAT(calls),
+	VL_STAT(errors),
+	VL_STAT(protocol_errors),
+	VL_STAT(bytes_in),
+	VL_STAT(bytes_out),
+};
+
+static struct attribute *stats_attrs[ARRAY_SIZE(stat_attrs) + 1];
+
+static const struct attribute_group stats_group = {
+	.name = "statistics",
+	.attrs = stats_attrs,
+};
+
+static bool param_ok(const char *name, unsigned int v, unsigned int lo,
+		     unsigned int hi)
+{
+	if (v >= lo && v <= hi)
+		return true;
+	pr_err("%s=%u is outside %u..%u\n", name, v, lo, hi);
+	return false;
+}
+
+static int check_config(void)
+{
+	const struct vl_config *c = &vl_config;
 	size_t len = socket_name ? strlen(socket_name) : 0;
-	int err;
 
 	/* sun_path holds a leading NUL and the name, with no trailing NUL */
-	if (!len || len > UNIX_PATH_MAX - 1) {
-		pr_err("socket_name must be 1 to %d bytes long\n",
-		       UNIX_PATH_MAX - 1);
+	if (!param_ok("socket_name length", len, 1, UNIX_PATH_MAX - 1) ||
+	    !param_ok("max_message_size", c->max_message_size, 64, VL_MSG_SIZE_MAX) ||
+	    !param_ok("max_output", c->max_output, c->max_message_size, VL_OUTPUT_MAX) ||
+	    !param_ok("max_connections", c->max_connections, 1, VL_CONN_MAX) ||
+	    !param_ok("max_connections_per_uid", c->max_connections_per_uid, 1,
+		      VL_CONN_MAX) ||
+	    !param_ok("max_depth", c->max_depth, 1, VL_JSON_DEPTH_MAX) ||
+	    !param_ok("max_tokens", c->max_tokens, 16, VL_JSON_TOKENS_MAX))
 		return -EINVAL;
-	}
+	return 0;
+}
+
+static int __init varlink_init(void)
+{
+	unsigned int i;
+	int err;
+
+	err = check_config();
+	if (err)
+		return err;
+
+	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
+		stats_attrs[i] = &stat_attrs[i].attr.attr;
+	err = sysfs_create_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+	if (err)
+		goto err_stats;
+
+	err = vl_service_init();
+	if (err)
+		goto err_service;
 
 	err = vl_server_start(socket_name);
 	if (err)
@@ -35,12 +134,19 @@ static int __init varlink_init(void)
 	return 0;
 
 err_server:
+	vl_service_exit();
+err_service:
+	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+err_stats:
 	return err;
 }
 
 static void __exit varlink_exit(void)
 {
 	vl_server_stop();
+	vl_service_exit();
+	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+	vl_registry_exit();
 }
 
 module_init(varlink_init);

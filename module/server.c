@@ -48,8 +48,7 @@ static void accept_work(struct work_struct *work)
 		err = kernel_accept(srv->listener, &sock, O_NONBLOCK);
 		if (err)
 			break;
-		/* Connections are not served yet: close them at once. */
-		sock_release(sock);
+		vl_conn_create(sock, srv->wq);
 	}
 	if (err != -EAGAIN)
 		pr_warn_ratelimited("accept failed: %d\n", err);
@@ -101,7 +100,8 @@ int vl_server_start(const char *name)
 	strscpy(srv->name, name, sizeof(srv->name));
 	INIT_WORK(&srv->accept_work, accept_work);
 
-	srv->wq = alloc_workqueue("varlink", 0, 0);
+	/* unbound: connections are served in parallel on all CPUs */
+	srv->wq = alloc_workqueue("varlink", WQ_UNBOUND, 0);
 	if (!srv->wq)
 		return -ENOMEM;
 
@@ -139,11 +139,12 @@ err_wq:
 }
 
 /**
- * vl_server_stop() - stop accepting and close the listener
+ * vl_server_stop() - stop accepting, close the listener and every connection
  *
  * Mirrors vl_server_start(): no callback runs and no work is queued
  * once the callbacks are restored, so the accept work can be cancelled
- * before the socket goes away.
+ * before the socket goes away.  Then every connection is closed and
+ * waited for, and the workqueue runs what is left of their work.
  */
 void vl_server_stop(void)
 {
@@ -153,6 +154,7 @@ void vl_server_stop(void)
 	cancel_work_sync(&srv->accept_work);
 	sock_release(srv->listener);
 	srv->listener = NULL;
+	vl_conn_shutdown_all();
 	destroy_workqueue(srv->wq);
 }
 

@@ -1,0 +1,867 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One message, from its text to the provider's callback, and the replies
+ * back: the call envelope, routing, permissions, validation, decoding of
+ * parameters, and the reply API of varlink.h.
+ *
+ * A message that is not a well-formed call closes the connection
+ * (UAPI.20: there is no well-defined reply); a well-formed call always
+ * gets exactly one final reply, unless it is "oneway".
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "internal.h"
+#include "validate.h"
+
+#define VL_ERR(name)	"org.varlink.service." name
+#define VL_SYSTEM_ERROR	"org.kernel.varlink.SystemError"
+
+/* Longest "interface.Method" a call may name */
+#define VL_METHOD_NAME_MAX	(2 * VL_NAME_MAX + 1)
+
+static bool vendor_key(const struct vl_json *js, u32 key)
+{
+	size_t len;
+	const char *raw = vl_json_str_raw(js, key, &len);
+
+	/* a '.' may be escaped: look at the decoded key when there is one */
+	if (js->toks[key].flags & VL_JSON_F_ESC) {
+		char buf[VL_NAME_MAX + 1];
+		int n = vl_json_unescape(js, key, buf, sizeof(buf));
+
+		return n > 0 && memchr(buf, '.', n);
+	}
+	return memchr(raw, '.', len);
+}
+
+static int get_flag(const struct vl_json *js, u32 val, bool *flag)
+{
+	return vl_json_tok_bool(js, val, flag) ? -EPROTO : 0;
+}
+
+/* UAPI.20: anything but a well-formed call closes the connection. */
+int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env)
+{
+	struct vl_json_iter it;
+	u32 key, val;
+	int err = 0;
+
+	memset(env, 0, sizeof(*env));
+	env->params = VL_VALIDATE_ABSENT;
+	if (js->toks[0].type != VL_JSON_OBJECT)
+		return -EPROTO;
+
+	it = vl_json_iter_init(js, 0, VL_JSON_OBJECT);
+	while (!err && vl_json_iter_member(&it, &key, &val)) {
+		u8 type = js->toks[val].type;
+
+		if (vl_json_str_eq(js, key, "method", 6)) {
+			if (type != VL_JSON_STRING)
+				return -EPROTO;
+			env->method = val;
+		} else if (vl_json_str_eq(js, key, "parameters", 10)) {
+			if (type == VL_JSON_OBJECT)
+				env->params = val;
+			else if (type != VL_JSON_NULL)
+				return -EPROTO;
+		} else if (vl_json_str_eq(js, key, "more", 4)) {
+			err = get_flag(js, val, &env->more);
+		} else if (vl_json_str_eq(js, key, "oneway", 6)) {
+			err = get_flag(js, val, &env->oneway);
+		} else if (vl_json_str_eq(js, key, "upgrade", 7)) {
+			err = get_flag(js, val, &env->upgrade);
+		} else if (!vendor_key(js, key)) {
+			return -EPROTO;
+		}
+	}
+	if (err || !env->method)
+		return -EPROTO;
+	if (env->more + env->oneway + env->upgrade > 1)
+		return -EPROTO;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_parse_envelope);
+
+/* Send an error the core produces; @key and @val may be NULL. */
+static void send_error(struct vl_conn *conn, bool oneway, const char *error,
+		       const char *key, const char *val, size_t val_len)
+{
+	struct vl_jsonw w;
+	size_t len;
+	char *buf;
+
+	atomic64_inc(&vl_stats.errors);
+	if (oneway)
+		return;
+	vl_jsonw_init(&w, vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(&w);
+	vl_jsonw_kv_str(&w, "error", error);
+	vl_jsonw_key(&w, "parameters");
+	vl_jsonw_obj_open(&w);
+	if (key) {
+		vl_jsonw_key(&w, key);
+		vl_jsonw_str_len(&w, val, val_len);
+	}
+	vl_jsonw_obj_close(&w);
+	vl_jsonw_obj_close(&w);
+	if (!vl_jsonw_finish(&w, &buf, &len)) {
+		vl_conn_send(conn, buf, len + 1);
+		kvfree(buf);
+	} else {
+		vl_conn_close(conn);	/* cannot answer */
+	}
+}
+
+static int decode_param(const struct vl_json *js, char *text, u32 tok,
+			const struct varlink_param *p, void *base)
+{
+	void *dst = base + p->offset;
+
+	switch (p->type) {
+	case VARLINK_BOOL:
+		return vl_json_tok_bool(js, tok, dst);
+	case VARLINK_S64:
+		return vl_json_tok_s64(js, tok, dst);
+	case VARLINK_U64:
+		return vl_json_tok_u64(js, tok, dst);
+	case VARLINK_S32:
+		return vl_json_tok_s32(js, tok, dst);
+	case VARLINK_U32:
+		return vl_json_tok_u32(js, tok, dst);
+	case VARLINK_STRING:
+		if (js->toks[tok].flags & VL_JSON_F_NUL)
+			return -EINVAL;
+		*(const char **)dst = vl_json_unescape_inplace(text, &js->toks[tok]);
+		return 0;
+	case VARLINK_JSON:
+		((struct varlink_json *)dst)->text = js->buf + js->toks[tok].start;
+		((struct varlink_json *)dst)->len = js->toks[tok].len;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Fill the method's parameter struct.  The values were validated against
+ * the IDL already; what can still fail is a C type narrower than "int".
+ * Return: 0, or -EINVAL with *@bad set to the offending parameter.
+ */
+static int decode_params(const struct varlink_method *m,
+			 const struct vl_json *js, char *text, u32 obj,
+			 void *base, const char **bad)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n_params; i++) {
+		const struct varlink_param *p = &m->params[i];
+		int tok = obj == VL_VALIDATE_ABSENT ? -ENOENT :
+			  vl_json_find(js, obj, p->name);
+
+		if (tok < 0 || js->toks[tok].type == VL_JSON_NULL)
+			continue;
+		if (decode_param(js, text, tok, p, base)) {
+			*bad = p->name;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static struct varlink_call *call_create(struct vl_conn *conn,
+					struct vl_iface *iface,
+					const struct varlink_method *m,
+					const struct vl_envelope *env)
+{
+	struct varlink_call *call = kzalloc(sizeof(*call), GFP_KERNEL);
+
+	if (!call)
+		return NULL;
+	refcount_set(&call->ref, 1);
+	mutex_init(&call->lock);
+	INIT_LIST_HEAD(&call->iface_node);
+	vl_conn_get(conn);
+	call->conn = conn;
+	call->iface = iface;
+	call->method = m;
+	if (env->more)
+		__set_bit(VL_CALL_MORE, &call->flags);
+	if (env->oneway)
+		__set_bit(VL_CALL_ONEWAY, &call->flags);
+	vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(&call->w);
+	return call;
+}
+
+void vl_call_get(struct varlink_call *call)
+{
+	refcount_inc(&call->ref);
+}
+
+void vl_call_put(struct varlink_call *call)
+{
+	if (!refcount_dec_and_test(&call->ref))
+		return;
+	vl_jsonw_release(&call->w);
+	vl_iface_put(call->iface);
+	vl_conn_put(call->conn);
+	mutex_destroy(&call->lock);
+	kfree(call);
+}
+
+/**
+ * vl_call_cancel() - tell the provider that nobody waits for a call
+ * @call: a call the caller holds a reference on
+ *
+ * Runs the cancel callback once, if the provider set one and the call is
+ * not finished.  The provider still ends the call with a final reply.
+ */
+void vl_call_cancel(struct varlink_call *call)
+{
+	void (*cancel)(struct varlink_call *call, void *data);
+
+	mutex_lock(&call->lock);
+	if (test_bit(VL_CALL_DONE, &call->flags) ||
+	    test_and_set_bit(VL_CALL_CANCELLED, &call->flags))
+		cancel = NULL;
+	else
+		cancel = call->cancel;
+	mutex_unlock(&call->lock);
+	if (cancel)
+		cancel(call, call->cancel_data);
+}
+
+/* The callback returned without the final reply it owed: map its errno. */
+static void call_finish_for_provider(struct varlink_call *call, int ret)
+{
+	const char *error;
+
+	vl_jsonw_release(&call->w);
+	vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(&call->w);
+	switch (ret) {
+	case -EINVAL:
+		error = VL_ERR("InvalidParameter");
+		vl_jsonw_kv_str(&call->w, "parameter", "parameters");
+		break;
+	case -EPERM:
+	case -EACCES:
+		error = VL_ERR("PermissionDenied");
+		break;
+	case -EOPNOTSUPP:
+		error = VL_ERR("MethodNotImplemented");
+		vl_jsonw_kv_str(&call->w, "method", call->method->name);
+		break;
+	default:
+		error = VL_SYSTEM_ERROR;
+		vl_jsonw_kv_s64(&call->w, "errno", -ret);
+	}
+	varlink_error(call, error);
+}
+
+static void call_run(struct varlink_call *call, void *params)
+{
+	const struct varlink_method *m = call->method;
+	struct module *owner = call->iface->desc->owner;
+	int ret;
+
+	if (!vl_iface_track_call(call->iface, call) || !try_module_get(owner)) {
+		call_finish_for_provider(call, -ESHUTDOWN);
+		return;
+	}
+	atomic64_inc(&vl_stats.calls);
+
+	/* the call may be finished and freed by the time this returns */
+	vl_call_get(call);
+	ret = m->call(call, params);
+	module_put(owner);
+
+	if (ret == -EINPROGRESS) {
+		vl_call_put(call);
+		return;
+	}
+	if (!test_bit(VL_CALL_DONE, &call->flags)) {
+		WARN_ONCE(!ret, "varlink: %.*s.%s returned 0 without a reply\n",
+			  call->iface->idl->name_len, call->iface->idl->name,
+			  m->name);
+		call_finish_for_provider(call, ret ? ret : -EPROTO);
+	}
+	vl_call_put(call);
+}
+
+/* The method string: "interface.Method", split at the last dot. */
+static int split_method(const struct vl_json *js, u32 tok, char *buf,
+			size_t size, size_t *dot)
+{
+	int len = vl_json_unescape(js, tok, buf, size);
+	char *d;
+
+	if (len < 0)
+		return len;
+	d = strrchr(buf, '.');
+	if (!d || strlen(buf) != len)
+		return -ENOENT;
+	*dot = d - buf;
+	return len;
+}
+
+static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
+		  const struct vl_envelope *env)
+{
+	const struct varlink_method *m;
+	const struct vl_idl_member *member;
+	struct vl_validate_error verr;
+	char name[VL_METHOD_NAME_MAX + 1];
+	struct varlink_call *call;
+	struct vl_iface *iface;
+	void *params = NULL;
+	const char *bad;
+	size_t dot;
+	int len;
+
+	len = split_method(js, env->method, name, sizeof(name), &dot);
+	if (len < 0) {
+		/* no dot, an embedded NUL, or too long to be any interface */
+		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
+			   "interface", js->buf + js->toks[env->method].start + 1,
+			   min_t(size_t, js->toks[env->method].len - 2, VL_NAME_MAX));
+		return;
+	}
+
+	iface = vl_iface_get(name, dot);
+	if (!iface) {
+		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
+			   "interface", name, dot);
+		return;
+	}
+
+	member = vl_idl_lookup(iface->idl, name + dot + 1, len - dot - 1);
+	if (!member || member->kind != VL_IDL_METHOD) {
+		send_error(conn, env->oneway, VL_ERR("MethodNotFound"),
+			   "method", name + dot + 1, len - dot - 1);
+		goto put;
+	}
+	m = iface->methods[member - iface->idl->members];
+
+	if (env->upgrade || !m->call) {
+		send_error(conn, env->oneway, VL_ERR("MethodNotImplemented"),
+			   "method", m->name, strlen(m->name));
+		goto put;
+	}
+	if ((m->flags & VARLINK_MORE_ONLY) && !env->more) {
+		send_error(conn, env->oneway, VL_ERR("ExpectedMore"), NULL, NULL, 0);
+		goto put;
+	}
+	if (vl_validate(iface->idl, member->type, js, env->params, &verr)) {
+		len = vl_validate_param_name(js, &verr, name, sizeof(name));
+		if (len < 0)
+			len = strscpy(name, "parameters", sizeof(name));
+		send_error(conn, env->oneway, VL_ERR("InvalidParameter"),
+			   "parameter", name, len);
+		goto put;
+	}
+
+	call = call_create(conn, iface, m, env);
+	if (!call) {
+		vl_conn_close(conn);
+		goto put;
+	}
+	iface = NULL;	/* the call owns the reference now */
+
+	if ((m->flags & VARLINK_CAPABLE) && !varlink_call_capable(call, m->capability)) {
+		varlink_error(call, VL_ERR("PermissionDenied"));
+		goto out;
+	}
+	if (m->params_size) {
+		params = kzalloc(m->params_size, GFP_KERNEL);
+		if (!params) {
+			call_finish_for_provider(call, -ENOMEM);
+			goto out;
+		}
+		if (decode_params(m, js, text, env->params, params, &bad)) {
+			varlink_put_str(call, "parameter", bad);
+			varlink_error(call, VL_ERR("InvalidParameter"));
+			goto out;
+		}
+	}
+	call_run(call, params);
+out:
+	kfree(params);
+	return;
+put:
+	vl_iface_put(iface);
+}
+
+/**
+ * vl_dispatch() - handle one message of a connection
+ * @conn: the connection
+ * @msg: the message text, without its NUL; decoded in place
+ * @len: bytes of @msg
+ *
+ * Context: the connection's work item; no call of @conn is in flight.
+ */
+void vl_dispatch(struct vl_conn *conn, char *msg, size_t len)
+{
+	struct vl_json_limits lim = {
+		.max_size = vl_config.max_message_size - 1,
+		.max_depth = vl_config.max_depth,
+		.max_tokens = vl_config.max_tokens,
+	};
+	u32 ntoks = min_t(u32, vl_json_tokens_needed(len), lim.max_tokens);
+	struct vl_json_tok *toks;
+	struct vl_envelope env;
+	struct vl_json js;
+	int err;
+
+	toks = kvmalloc_array(ntoks, sizeof(*toks), GFP_KERNEL);
+	if (!toks) {
+		vl_conn_close(conn);
+		return;
+	}
+	vl_json_init(&js, toks, ntoks);
+	err = vl_json_parse(&js, msg, len, &lim);
+	if (!err)
+		err = vl_parse_envelope(&js, &env);
+	if (err) {
+		atomic64_inc(&vl_stats.protocol_errors);
+		pr_debug_ratelimited("closing a connection: %s at byte %u (%d)\n",
+				     js.emsg ? js.emsg : "not a varlink call",
+				     js.epos, err);
+		vl_conn_close(conn);
+	} else {
+		route(conn, &js, msg, &env);
+	}
+	kvfree(toks);
+}
+
+/* The reply API of varlink.h */
+
+/**
+ * varlink_call_more() - whether the caller accepts several replies
+ * @call: the call
+ *
+ * Return: true if it was called with "more".
+ */
+bool varlink_call_more(const struct varlink_call *call)
+{
+	return test_bit(VL_CALL_MORE, &call->flags);
+}
+EXPORT_SYMBOL_GPL(varlink_call_more);
+
+/**
+ * varlink_call_oneway() - whether the caller wants no reply
+ * @call: the call
+ *
+ * The call must still end with varlink_reply() or varlink_error(), which
+ * then send nothing.
+ *
+ * Return: true if it was called with "oneway".
+ */
+bool varlink_call_oneway(const struct varlink_call *call)
+{
+	return test_bit(VL_CALL_ONEWAY, &call->flags);
+}
+EXPORT_SYMBOL_GPL(varlink_call_oneway);
+
+/**
+ * varlink_call_method() - the name of the method called
+ * @call: the call
+ *
+ * Return: the method's name, as in its &struct varlink_method.
+ */
+const char *varlink_call_method(const struct varlink_call *call)
+{
+	return call->method->name;
+}
+EXPORT_SYMBOL_GPL(varlink_call_method);
+
+/**
+ * varlink_call_cred() - the caller's credentials
+ * @call: the call
+ *
+ * These are the credentials of the task that connected, taken when the
+ * connection was accepted (SO_PEERCRED), not those of the current task.
+ *
+ * Return: the credentials, valid until the call's final reply.
+ */
+const struct cred *varlink_call_cred(const struct varlink_call *call)
+{
+	return vl_conn_cred(call->conn);
+}
+EXPORT_SYMBOL_GPL(varlink_call_cred);
+
+/**
+ * varlink_call_uid() - the caller's effective user id
+ * @call: the call
+ *
+ * Return: the euid of the connecting task.
+ */
+kuid_t varlink_call_uid(const struct varlink_call *call)
+{
+	return vl_conn_cred(call->conn)->euid;
+}
+EXPORT_SYMBOL_GPL(varlink_call_uid);
+
+/**
+ * varlink_call_pid() - the caller's process id
+ * @call: the call
+ *
+ * Return: the thread group id of the connecting task in the initial pid
+ * namespace, or 0 if it is unknown or has exited.
+ */
+pid_t varlink_call_pid(const struct varlink_call *call)
+{
+	return pid_nr(vl_conn_pid(call->conn));
+}
+EXPORT_SYMBOL_GPL(varlink_call_pid);
+
+/**
+ * varlink_call_capable() - whether the caller holds a capability
+ * @call: the call
+ * @cap: the capability, e.g. CAP_SYS_ADMIN
+ *
+ * Checks the caller's credentials, not the current task's, in the initial
+ * user namespace, with the LSMs' say.
+ *
+ * Context: process context.
+ * Return: true if the caller holds @cap.
+ */
+bool varlink_call_capable(const struct varlink_call *call, int cap)
+{
+	const struct cred *old = override_creds(vl_conn_cred(call->conn));
+	bool ok = ns_capable_noaudit(&init_user_ns, cap);
+
+	revert_creds(old);
+	return ok;
+}
+EXPORT_SYMBOL_GPL(varlink_call_capable);
+
+/**
+ * varlink_call_set_cancel() - ask to be told when nobody waits any more
+ * @call: a call the callback will finish later (returns -EINPROGRESS)
+ * @cancel: called at most once, in process context, when the client goes
+ *	away or the interface is unregistered before the final reply; it
+ *	must not wait for itself to return
+ * @data: passed to @cancel
+ *
+ * After @cancel ran, replies are dropped, but the provider still ends the
+ * call with exactly one varlink_reply() or varlink_error().  If the call
+ * was cancelled before this is called, @cancel runs right away.
+ */
+void varlink_call_set_cancel(struct varlink_call *call,
+			     void (*cancel)(struct varlink_call *call, void *data),
+			     void *data)
+{
+	bool now;
+
+	mutex_lock(&call->lock);
+	call->cancel = cancel;
+	call->cancel_data = data;
+	now = test_bit(VL_CALL_CANCELLED, &call->flags);
+	mutex_unlock(&call->lock);
+	if (now && cancel)
+		cancel(call, data);
+}
+EXPORT_SYMBOL_GPL(varlink_call_set_cancel);
+
+static void put_key(struct varlink_call *call, const char *key)
+{
+	if (key)
+		vl_jsonw_key(&call->w, key);
+}
+
+/**
+ * varlink_put_bool() - add a boolean to the next reply's parameters
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @v: the value
+ *
+ * Like every varlink_put_*() function, this cannot fail: an error (no
+ * memory, a reply over the output limit, a misplaced key) is remembered
+ * and reported by the reply that sends the parameters.
+ */
+void varlink_put_bool(struct varlink_call *call, const char *key, bool v)
+{
+	put_key(call, key);
+	vl_jsonw_bool(&call->w, v);
+}
+EXPORT_SYMBOL_GPL(varlink_put_bool);
+
+/**
+ * varlink_put_s64() - add a signed integer to the next reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @v: the value
+ */
+void varlink_put_s64(struct varlink_call *call, const char *key, s64 v)
+{
+	put_key(call, key);
+	vl_jsonw_s64(&call->w, v);
+}
+EXPORT_SYMBOL_GPL(varlink_put_s64);
+
+/**
+ * varlink_put_u64() - add an unsigned integer to the next reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @v: the value
+ */
+void varlink_put_u64(struct varlink_call *call, const char *key, u64 v)
+{
+	put_key(call, key);
+	vl_jsonw_u64(&call->w, v);
+}
+EXPORT_SYMBOL_GPL(varlink_put_u64);
+
+/**
+ * varlink_put_str() - add a string to the next reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @s: a NUL-terminated string; bytes that are not UTF-8 become U+FFFD
+ */
+void varlink_put_str(struct varlink_call *call, const char *key,
+		     const char *s)
+{
+	put_key(call, key);
+	vl_jsonw_str(&call->w, s);
+}
+EXPORT_SYMBOL_GPL(varlink_put_str);
+
+/**
+ * varlink_put_str_len() - add a string of known length to the next reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @s: the string, not necessarily NUL-terminated
+ * @len: bytes of @s
+ */
+void varlink_put_str_len(struct varlink_call *call, const char *key,
+			 const char *s, size_t len)
+{
+	put_key(call, key);
+	vl_jsonw_str_len(&call->w, s, len);
+}
+EXPORT_SYMBOL_GPL(varlink_put_str_len);
+
+/**
+ * varlink_put_fixed() - add a fixed-point number (a "float") to the reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @v: the value times 10^@decimals
+ * @decimals: digits after the decimal point, at most 18
+ *
+ * For example v = 314, decimals = 2 writes 3.14.
+ */
+void varlink_put_fixed(struct varlink_call *call, const char *key, s64 v,
+		       unsigned int decimals)
+{
+	put_key(call, key);
+	vl_jsonw_fixed(&call->w, v, decimals);
+}
+EXPORT_SYMBOL_GPL(varlink_put_fixed);
+
+/**
+ * varlink_put_json() - add a JSON value received as a parameter
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ * @v: a &struct varlink_json from this call's parameters; absent (NULL
+ *	text) writes null
+ */
+void varlink_put_json(struct varlink_call *call, const char *key,
+		      const struct varlink_json *v)
+{
+	put_key(call, key);
+	if (v->text)
+		vl_jsonw_raw(&call->w, v->text, v->len);
+	else
+		vl_jsonw_null(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_put_json);
+
+/**
+ * varlink_put_null() - add a null to the next reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ */
+void varlink_put_null(struct varlink_call *call, const char *key)
+{
+	put_key(call, key);
+	vl_jsonw_null(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_put_null);
+
+/**
+ * varlink_open_object() - start an object (a struct or a map) in the reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ */
+void varlink_open_object(struct varlink_call *call, const char *key)
+{
+	put_key(call, key);
+	vl_jsonw_obj_open(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_open_object);
+
+/**
+ * varlink_close_object() - end the object started last
+ * @call: the call
+ */
+void varlink_close_object(struct varlink_call *call)
+{
+	vl_jsonw_obj_close(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_close_object);
+
+/**
+ * varlink_open_array() - start an array in the reply
+ * @call: the call
+ * @key: the member name, or NULL inside an array
+ */
+void varlink_open_array(struct varlink_call *call, const char *key)
+{
+	put_key(call, key);
+	vl_jsonw_arr_open(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_open_array);
+
+/**
+ * varlink_close_array() - end the array started last
+ * @call: the call
+ */
+void varlink_close_array(struct varlink_call *call)
+{
+	vl_jsonw_arr_close(&call->w);
+}
+EXPORT_SYMBOL_GPL(varlink_close_array);
+
+/* Wrap the parameters written so far into a message and queue it. */
+static int call_send(struct varlink_call *call, const char *error,
+		     bool continues)
+{
+	struct vl_jsonw *p = &call->w, msg;
+	size_t len;
+	char *buf;
+	int err;
+
+	vl_jsonw_obj_close(p);
+	err = vl_jsonw_error(p);
+	if (!err && !test_bit(VL_CALL_ONEWAY, &call->flags) &&
+	    !test_bit(VL_CALL_CANCELLED, &call->flags)) {
+		vl_jsonw_init(&msg, vl_config.max_output, GFP_KERNEL);
+		vl_jsonw_obj_open(&msg);
+		if (p->len > 2) {	/* omit empty parameters */
+			vl_jsonw_key(&msg, "parameters");
+			vl_jsonw_raw(&msg, p->buf, p->len);
+		}
+		if (continues)
+			vl_jsonw_kv_bool(&msg, "continues", true);
+		if (error)
+			vl_jsonw_kv_str(&msg, "error", error);
+		vl_jsonw_obj_close(&msg);
+		err = vl_jsonw_finish(&msg, &buf, &len);
+		if (!err) {
+			err = vl_conn_send(call->conn, buf, len + 1);
+			kvfree(buf);
+		}
+	}
+	vl_jsonw_release(p);
+	vl_jsonw_init(p, vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(p);
+	return err;
+}
+
+/**
+ * varlink_reply_continues() - send a reply that is not the last one
+ * @call: a call made with "more" to a method with VARLINK_MORE
+ *
+ * Sends the parameters written since the last reply, with
+ * "continues": true.  The call is not finished.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL if the call was not made with "more" (nothing is
+ * sent); -ECANCELED once the client is gone (finish the call); -ENOBUFS
+ * if the client does not read its replies (its connection is closed:
+ * finish the call); or the error of a varlink_put_*() call.
+ */
+int varlink_reply_continues(struct varlink_call *call)
+{
+	int err;
+
+	if (!test_bit(VL_CALL_MORE, &call->flags) ||
+	    !(call->method->flags & VARLINK_MORE))
+		return -EINVAL;
+	mutex_lock(&call->lock);
+	if (WARN_ON_ONCE(test_bit(VL_CALL_DONE, &call->flags)))
+		err = -EINVAL;
+	else if (test_bit(VL_CALL_CANCELLED, &call->flags))
+		err = -ECANCELED;
+	else
+		err = call_send(call, NULL, true);
+	mutex_unlock(&call->lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(varlink_reply_continues);
+
+static int call_finish(struct varlink_call *call, const char *error)
+{
+	int err;
+
+	mutex_lock(&call->lock);
+	if (WARN_ON_ONCE(test_bit(VL_CALL_DONE, &call->flags))) {
+		mutex_unlock(&call->lock);
+		return -EINVAL;
+	}
+	err = call_send(call, error, false);
+	if (err == -ENOMEM || err == -EMSGSIZE || err == -EINVAL) {
+		/* the parameters could not be written: say so instead */
+		vl_jsonw_kv_s64(&call->w, "errno", -err);
+		err = call_send(call, VL_SYSTEM_ERROR, false);
+	}
+	set_bit(VL_CALL_DONE, &call->flags);
+	mutex_unlock(&call->lock);
+
+	vl_iface_untrack_call(call->iface, call);
+	vl_conn_call_done(call->conn, call);
+	vl_call_put(call);
+	return err;
+}
+
+/**
+ * varlink_reply() - send the final reply of a call
+ * @call: the call; it is gone when this returns
+ *
+ * Sends the parameters written since the last reply.  If they could not
+ * be written (see varlink_put_bool()), the client gets
+ * org.kernel.varlink.SystemError instead.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or why the reply did not reach the client; the call is
+ * finished either way.
+ */
+int varlink_reply(struct varlink_call *call)
+{
+	return call_finish(call, NULL);
+}
+EXPORT_SYMBOL_GPL(varlink_reply);
+
+/**
+ * varlink_error() - end a call with an error
+ * @call: the call; it is gone when this returns
+ * @error: the fully qualified error name, declared in the IDL of the
+ *	method's interface or in org.varlink.service
+ *
+ * The error's parameters are those written since the last reply.
+ *
+ * Context: process context, may sleep.
+ * Return: as varlink_reply().
+ */
+int varlink_error(struct varlink_call *call, const char *error)
+{
+	atomic64_inc(&vl_stats.errors);
+	return call_finish(call, error);
+}
+EXPORT_SYMBOL_GPL(varlink_error);

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The registry of interfaces.
+ *
+ * Registration parses the IDL and checks the provider's method table
+ * against it, in both directions, before the interface becomes visible.
+ * Lookups run under RCU and take a reference that fails once the
+ * interface is being unregistered.  Unregistration unlinks the interface,
+ * cancels the calls it has not finished (deferred calls, streams), and
+ * waits until every call has sent its final reply: after it returns, no
+ * call references the provider's code or data.
+ */
+#include <linux/capability.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/wait_bit.h>
+#include <kunit/visibility.h>
+
+#include "internal.h"
+
+static DEFINE_MUTEX(registry_lock);
+static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
+
+#define VL_PARAMS_SIZE_MAX	1024
+#define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE)
+
+static int name_cmp(const struct vl_iface *iface, const char *name,
+		    size_t len)
+{
+	const struct vl_idl *idl = iface->idl;
+	int c = memcmp(idl->name, name, min_t(size_t, idl->name_len, len));
+
+	if (c)
+		return c;
+	return idl->name_len < len ? -1 : idl->name_len > len;
+}
+
+/**
+ * vl_iface_get() - find a registered interface and take a reference
+ * @name: interface name, not NUL-terminated
+ * @len: bytes of @name
+ *
+ * Return: the interface, or NULL if it is not registered or going away.
+ */
+struct vl_iface *vl_iface_get(const char *name, size_t len)
+{
+	struct vl_iface *iface, *found = NULL;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(iface, &registry, node) {
+		if (!name_cmp(iface, name, len)) {
+			if (refcount_inc_not_zero(&iface->ref))
+				found = iface;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_iface_get);
+
+/**
+ * vl_iface_put() - drop a reference taken by vl_iface_get()
+ * @iface: the interface
+ */
+void vl_iface_put(struct vl_iface *iface)
+{
+	if (refcount_dec_and_test(&iface->ref))
+		wake_up_var(&iface->ref);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_iface_put);
+
+/**
+ * vl_iface_track_call() - remember a call that is not finished yet
+ * @iface: the interface the call belongs to
+ * @call: the call, which holds a reference on @iface
+ *
+ * Return: false if the interface is being unregistered; the call must
+ * then be finished at once.
+ */
+bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call)
+{
+	bool ok;
+
+	spin_lock(&iface->lock);
+	ok = !iface->dead;
+	if (ok)
+		list_add_tail(&call->iface_node, &iface->calls);
+	spin_unlock(&iface->lock);
+	return ok;
+}
+
+/**
+ * vl_iface_untrack_call() - forget a call at its final reply
+ * @iface: the interface
+ * @call: a call tracked by vl_iface_track_call(), or not tracked at all
+ */
+void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call)
+{
+	spin_lock(&iface->lock);
+	list_del_init(&call->iface_node);
+	spin_unlock(&iface->lock);
+}
+
+static bool param_fits(const struct vl_idl *idl, const struct vl_idl_node *type,
+		       enum varlink_param_type ptype)
+{
+	if (type->kind == VL_IDL_NAMED)
+		type = vl_idl_node(idl, type->child);
+
+	switch (ptype) {
+	case VARLINK_BOOL:
+		return type->kind == VL_IDL_BOOL;
+	case VARLINK_S64:
+	case VARLINK_U64:
+	case VARLINK_S32:
+	case VARLINK_U32:
+		return type->kind == VL_IDL_INT;
+	case VARLINK_STRING:
+		return type->kind == VL_IDL_STRING || type->kind == VL_IDL_ENUM;
+	case VARLINK_JSON:
+		return true;
+	}
+	return false;
+}
+
+static size_t param_size(enum varlink_param_type type)
+{
+	switch (type) {
+	case VARLINK_BOOL:
+		return sizeof(bool);
+	case VARLINK_S64:
+	case VARLINK_U64:
+		return sizeof(u64);
+	case VARLINK_S32:
+	case VARLINK_U32:
+		return sizeof(u32);
+	case VARLINK_STRING:
+		return sizeof(const char *);
+	case VARLINK_JSON:
+		return sizeof(struct varlink_json);
+	}
+	return SIZE_MAX;
+}
+
+static const struct vl_idl_node *find_field(const struct vl_idl *idl,
+					    u32 strct, const char *name)
+{
+	const struct vl_idl_node *f;
+	u32 i;
+
+	for (i = vl_idl_node(idl, strct)->child; i; i = f->next) {
+		f = vl_idl_node(idl, i);
+		if (f->name_len == strlen(name) &&
+		    !memcmp(f->name, name, f->name_len))
+			return f;
+	}
+	return NULL;
+}
+
+static int check_params(const struct vl_idl *idl,
+			const struct vl_idl_member *member,
+			const struct varlink_method *m)
+{
+	const char *iname = m->name;
+	unsigned int i;
+
+	if (m->n_params && (!m->params || !m->call))
+		goto bad;
+	if (m->params_size > VL_PARAMS_SIZE_MAX || (m->n_params && !m->params_size))
+		goto bad;
+	for (i = 0; i < m->n_params; i++) {
+		const struct varlink_param *p = &m->params[i];
+		const struct vl_idl_node *f;
+
+		iname = p->name ? p->name : "(null)";
+		f = p->name ? find_field(idl, member->type, p->name) : NULL;
+		if (!f || !param_fits(idl, vl_idl_node(idl, f->child), p->type) ||
+		    p->offset > m->params_size ||
+		    param_size(p->type) > m->params_size - p->offset)
+			goto bad;
+	}
+	return 0;
+bad:
+	pr_err("%.*s.%s: parameter %s: not an input of the method, of another type, or outside the struct\n",
+	       idl->name_len, idl->name, m->name, iname);
+	return -EINVAL;
+}
+
+/* Map the table onto the IDL's methods: each exactly once, no extras. */
+static int check_methods(const struct varlink_interface *desc,
+			 const struct vl_idl *idl,
+			 const struct varlink_method **by_member)
+{
+	const struct vl_idl_member *member;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < desc->n_methods; i++) {
+		const struct varlink_method *m = &desc->methods[i];
+
+		member = m->name ? vl_idl_lookup(idl, m->name, strlen(m->name)) : NULL;
+		if (!member || member->kind != VL_IDL_METHOD) {
+			pr_err("%.*s: method %s is not declared in the IDL\n",
+			       idl->name_len, idl->name, m->name ? m->name : "(null)");
+			return -EINVAL;
+		}
+		if (by_member[member - idl->members]) {
+			pr_err("%.*s: method %s is in the table twice\n",
+			       idl->name_len, idl->name, m->name);
+			return -EINVAL;
+		}
+		if ((m->flags & ~VL_METHOD_FLAGS) ||
+		    ((m->flags & VARLINK_CAPABLE) && !cap_valid(m->capability))) {
+			pr_err("%.*s: method %s: invalid flags or capability\n",
+			       idl->name_len, idl->name, m->name);
+			return -EINVAL;
+		}
+		err = check_params(idl, member, m);
+		if (err)
+			return err;
+		by_member[member - idl->members] = m;
+	}
+
+	for (member = vl_idl_next_method(idl, NULL); member;
+	     member = vl_idl_next_method(idl, member)) {
+		if (!by_member[member - idl->members]) {
+			pr_err("%.*s: method %.*s is declared but not in the table\n",
+			       idl->name_len, idl->name, member->name_len,
+			       member->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static struct vl_iface *iface_create(const struct varlink_interface *desc)
+{
+	struct vl_idl_error perr = {};
+	struct vl_iface *iface;
+	int err;
+
+	if (!desc || !desc->idl || (desc->n_methods && !desc->methods))
+		return ERR_PTR(-EINVAL);
+
+	iface = kzalloc(sizeof(*iface), GFP_KERNEL);
+	if (!iface)
+		return ERR_PTR(-ENOMEM);
+
+	err = vl_idl_parse(desc->idl, strlen(desc->idl), &iface->idl, &perr);
+	if (err) {
+		if (err == -EINVAL)
+			pr_err("invalid interface description, %d:%d: %s%s%.*s%s\n",
+			       perr.line, perr.col, perr.msg,
+			       perr.token ? " '" : "", perr.token_len,
+			       perr.token ? perr.token : "", perr.token ? "'" : "");
+		goto err_free;
+	}
+
+	err = -ENOMEM;
+	iface->methods = kcalloc(iface->idl->n_members, sizeof(*iface->methods),
+				 GFP_KERNEL);
+	if (!iface->methods)
+		goto err_idl;
+	err = check_methods(desc, iface->idl, iface->methods);
+	if (err)
+		goto err_methods;
+
+	iface->desc = desc;
+	refcount_set(&iface->ref, 1);
+	spin_lock_init(&iface->lock);
+	INIT_LIST_HEAD(&iface->calls);
+	return iface;
+
+err_methods:
+	kfree(iface->methods);
+err_idl:
+	vl_idl_free(iface->idl);
+err_free:
+	kfree(iface);
+	return ERR_PTR(err);
+}
+
+static void iface_free(struct vl_iface *iface)
+{
+	kfree(iface->methods);
+	vl_idl_free(iface->idl);
+	kfree(iface);
+}
+
+/**
+ * varlink_register_interface() - serve an interface
+ * @iface: the interface: IDL text, method table and owner, all of which
+ *	must stay valid and unchanged until varlink_unregister_interface()
+ *
+ * The IDL must parse, and the method table must name every method of the
+ * IDL exactly once, with valid flags and parameter tables; the reason for
+ * a refusal is logged, with the line and column of an IDL error.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EINVAL for an invalid IDL or table; -EEXIST if an interface
+ * of the same name is registered; -ENOMEM.
+ */
+int varlink_register_interface(const struct varlink_interface *iface)
+{
+	struct vl_iface *new, *pos;
+	struct list_head *at = &registry;
+	int c;
+
+	new = iface_create(iface);
+	if (IS_ERR(new))
+		return PTR_ERR(new);
+
+	mutex_lock(&registry_lock);
+	list_for_each_entry(pos, &registry, node) {
+		c = name_cmp(pos, new->idl->name, new->idl->name_len);
+		if (!c || pos->desc == iface) {
+			mutex_unlock(&registry_lock);
+			pr_err("interface %.*s is already registered\n",
+			       new->idl->name_len, new->idl->name);
+			iface_free(new);
+			return -EEXIST;
+		}
+		if (c > 0) {
+			at = &pos->node;
+			break;
+		}
+	}
+	list_add_tail_rcu(&new->node, at);
+	mutex_unlock(&registry_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(varlink_register_interface);
+
+static void iface_drain(struct vl_iface *iface)
+{
+	struct varlink_call *call;
+
+	spin_lock(&iface->lock);
+	iface->dead = true;
+	while (!list_empty(&iface->calls)) {
+		call = list_first_entry(&iface->calls, struct varlink_call,
+					iface_node);
+		list_del_init(&call->iface_node);
+		vl_call_get(call);
+		spin_unlock(&iface->lock);
+		vl_call_cancel(call);
+		vl_call_put(call);
+		spin_lock(&iface->lock);
+	}
+	spin_unlock(&iface->lock);
+
+	vl_iface_put(iface);
+	wait_var_event(&iface->ref, !refcount_read(&iface->ref));
+}
+
+/**
+ * varlink_unregister_interface() - stop serving an interface
+ * @iface: an interface registered with varlink_register_interface()
+ *
+ * New calls fail with org.varlink.service.InterfaceNotFound at once.
+ * Calls in flight are waited for; calls the provider finishes later
+ * (deferred, streaming) have their cancel callback run and are waited for
+ * until they send their final reply.  On return, the core no longer uses
+ * anything of @iface or its module.
+ *
+ * Context: process context, may sleep; not from a method callback.
+ */
+void varlink_unregister_interface(const struct varlink_interface *iface)
+{
+	struct vl_iface *pos, *found = NULL;
+
+	mutex_lock(&registry_lock);
+	list_for_each_entry(pos, &registry, node) {
+		if (pos->desc == iface) {
+			found = pos;
+			list_del_rcu(&pos->node);
+			break;
+		}
+	}
+	mutex_unlock(&registry_lock);
+	if (WARN_ON(!found))
+		return;
+
+	synchronize_rcu();
+	iface_drain(found);
+	iface_free(found);
+}
+EXPORT_SYMBOL_GPL(varlink_unregister_interface);
+
+/**
+ * vl_registry_write_names() - write the sorted interface names
+ * @w: a writer positioned where a JSON array is due
+ *
+ * Return: the writer's error, or 0.
+ */
+int vl_registry_write_names(struct vl_jsonw *w)
+{
+	struct vl_iface *iface;
+
+	vl_jsonw_arr_open(w);
+	mutex_lock(&registry_lock);
+	list_for_each_entry(iface, &registry, node)
+		vl_jsonw_str_len(w, iface->idl->name, iface->idl->name_len);
+	mutex_unlock(&registry_lock);
+	vl_jsonw_arr_close(w);
+	return vl_jsonw_error(w);
+}
+
+/**
+ * vl_registry_write_idl() - write the description of an interface
+ * @w: a writer positioned where a JSON string is due
+ * @name: the interface name
+ * @len: bytes of @name
+ *
+ * Return: 0, -ENOENT if no such interface is registered, or the writer's
+ * error.
+ */
+int vl_registry_write_idl(struct vl_jsonw *w, const char *name, size_t len)
+{
+	struct vl_iface *iface = vl_iface_get(name, len);
+
+	if (!iface)
+		return -ENOENT;
+	vl_jsonw_str(w, iface->desc->idl);
+	vl_iface_put(iface);
+	return vl_jsonw_error(w);
+}
+
+/**
+ * vl_registry_exit() - check that every interface was unregistered
+ */
+void vl_registry_exit(void)
+{
+	WARN_ON(!list_empty(&registry));
+}

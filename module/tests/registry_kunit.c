@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of interface registration (a table of broken interfaces
+ * that must be refused) and of the call envelope rules.
+ */
+#include <kunit/test.h>
+#include <linux/capability.h>
+#include <linux/module.h>
+
+#include "../internal.h"
+#include "../validate.h"
+
+static int reply_nop(struct varlink_call *call, const void *params)
+{
+	return varlink_reply(call);
+}
+
+#define IDL_PING							\
+	"interface org.kernel.test.reg\n"				\
+	"method Ping(name: string, n: int, on: bool) -> ()\n"		\
+	"method Stream() -> (i: int)\n"
+
+struct ping_params {
+	const char *name;
+	s64 n;
+	bool on;
+};
+
+static const struct varlink_param ping_ok[] = {
+	VARLINK_PARAM("name", VARLINK_STRING, struct ping_params, name),
+	VARLINK_PARAM("n", VARLINK_S64, struct ping_params, n),
+	VARLINK_PARAM("on", VARLINK_BOOL, struct ping_params, on),
+};
+
+static const struct varlink_param ping_undeclared[] = {
+	VARLINK_PARAM("nope", VARLINK_STRING, struct ping_params, name),
+};
+
+static const struct varlink_param ping_wrong_type[] = {
+	VARLINK_PARAM("name", VARLINK_S64, struct ping_params, n),
+};
+
+static const struct varlink_param ping_outside[] = {
+	{ .name = "n", .type = VARLINK_S64, .offset = sizeof(struct ping_params) },
+};
+
+#define PING(_params, _n) {						\
+	.name = "Ping", .call = reply_nop, .params = (_params),		\
+	.n_params = (_n), .params_size = sizeof(struct ping_params),	\
+}
+
+#define STREAM { .name = "Stream", .call = reply_nop, .flags = VARLINK_MORE }
+
+static const struct varlink_method good[] = { PING(ping_ok, 3), STREAM };
+
+static const struct varlink_method missing[] = { PING(ping_ok, 3) };
+
+static const struct varlink_method extra[] = {
+	PING(ping_ok, 3), STREAM, { .name = "Extra", .call = reply_nop },
+};
+
+static const struct varlink_method twice[] = {
+	PING(ping_ok, 3), STREAM, STREAM,
+};
+
+static const struct varlink_method unnamed[] = {
+	PING(ping_ok, 3), { .call = reply_nop },
+};
+
+static const struct varlink_method undeclared[] = {
+	PING(ping_undeclared, 1), STREAM,
+};
+
+static const struct varlink_method wrong_type[] = {
+	PING(ping_wrong_type, 1), STREAM,
+};
+
+static const struct varlink_method outside[] = {
+	PING(ping_outside, 1), STREAM,
+};
+
+static const struct varlink_method bad_flags[] = {
+	PING(ping_ok, 3), { .name = "Stream", .call = reply_nop, .flags = 0x100 },
+};
+
+static const struct varlink_method bad_cap[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop, .flags = VARLINK_CAPABLE,
+	  .capability = CAP_LAST_CAP + 1 },
+};
+
+#define IDL_BROKEN "interface org.kernel.test.reg\nmethod Ping("
+#define IDL_NODOT "interface nodot\nmethod Ping() -> ()\n"
+#define IDL_NO_INTERFACE "method Ping() -> ()\n"
+#define IDL_TAKEN							\
+	"interface org.varlink.service\n"				\
+	"method Ping(name: string, n: int, on: bool) -> ()\n"		\
+	"method Stream() -> (i: int)\n"
+
+struct reg_case {
+	const char *desc;
+	const char *idl;
+	const struct varlink_method *methods;
+	unsigned int n_methods;
+	int err;
+};
+
+#define CASE(_desc, _idl, _m, _n, _err) \
+	{ .desc = (_desc), .idl = (_idl), .methods = (_m), .n_methods = (_n), .err = (_err) }
+
+static const struct reg_case reg_cases[] = {
+	CASE("a valid interface", IDL_PING, good, 2, 0),
+	CASE("a method of the IDL missing from the table", IDL_PING, missing, 1, -EINVAL),
+	CASE("a method of the table missing from the IDL", IDL_PING, extra, 3, -EINVAL),
+	CASE("a method twice in the table", IDL_PING, twice, 3, -EINVAL),
+	CASE("a method without a name", IDL_PING, unnamed, 2, -EINVAL),
+	CASE("a parameter the method does not take", IDL_PING, undeclared, 2, -EINVAL),
+	CASE("a parameter of another type", IDL_PING, wrong_type, 2, -EINVAL),
+	CASE("a parameter outside the struct", IDL_PING, outside, 2, -EINVAL),
+	CASE("unknown method flags", IDL_PING, bad_flags, 2, -EINVAL),
+	CASE("an invalid capability", IDL_PING, bad_cap, 2, -EINVAL),
+	CASE("an IDL that does not parse", IDL_BROKEN, good, 2, -EINVAL),
+	CASE("an IDL with an invalid name", IDL_NODOT, good, 2, -EINVAL),
+	CASE("an IDL without the interface line", IDL_NO_INTERFACE, good, 2, -EINVAL),
+	CASE("a taken name", IDL_TAKEN, good, 2, -EEXIST),
+};
+
+static void reg_case_desc(const struct reg_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(reg, reg_cases, reg_case_desc);
+
+static void registry_test_register(struct kunit *test)
+{
+	const struct reg_case *c = test->param_value;
+	struct varlink_interface iface = {
+		.idl = c->idl,
+		.methods = c->methods,
+		.n_methods = c->n_methods,
+		.owner = THIS_MODULE,
+	};
+	int err;
+
+	/* Act */
+	err = varlink_register_interface(&iface);
+	if (!err)
+		varlink_unregister_interface(&iface);
+
+	/* Assert */
+	KUNIT_EXPECT_EQ_MSG(test, err, c->err, "%s", c->desc);
+}
+
+static void registry_test_lookup_after_unregister(struct kunit *test)
+{
+	const struct varlink_interface iface = {
+		.idl = IDL_PING, .methods = good, .n_methods = ARRAY_SIZE(good),
+		.owner = THIS_MODULE,
+	};
+	struct vl_iface *found;
+
+	KUNIT_ASSERT_EQ(test, varlink_register_interface(&iface), 0);
+	found = vl_iface_get("org.kernel.test.reg", 19);
+	KUNIT_ASSERT_NOT_NULL(test, found);
+	vl_iface_put(found);
+
+	varlink_unregister_interface(&iface);
+	KUNIT_EXPECT_NULL(test, vl_iface_get("org.kernel.test.reg", 19));
+}
+
+struct env_case {
+	const char *desc;
+	const char *json;
+	int err;
+	bool more, oneway, upgrade, params;
+};
+
+static const struct env_case env_cases[] = {
+	{ "method only", "{\"method\":\"a.b.C\"}", 0 },
+	{ "parameters null", "{\"method\":\"a.b.C\",\"parameters\":null}", 0 },
+	{ "parameters object", "{\"method\":\"a.b.C\",\"parameters\":{}}", 0, .params = true },
+	{ "more", "{\"method\":\"a.b.C\",\"more\":true}", 0, .more = true },
+	{ "oneway", "{\"method\":\"a.b.C\",\"oneway\":true}", 0, .oneway = true },
+	{ "upgrade", "{\"method\":\"a.b.C\",\"upgrade\":true}", 0, .upgrade = true },
+	{ "flags false", "{\"method\":\"a.b.C\",\"more\":false,\"oneway\":false}", 0 },
+	{ "a vendor object", "{\"method\":\"a.b.C\",\"org.example\":{\"x\":1}}", 0 },
+	{ "an escaped vendor key", "{\"method\":\"a.b.C\",\"org\\u002eexample\":1}", 0 },
+	{ "not an object", "[\"a.b.C\"]", -EPROTO },
+	{ "no method", "{\"parameters\":{}}", -EPROTO },
+	{ "method not a string", "{\"method\":1}", -EPROTO },
+	{ "parameters an array", "{\"method\":\"a.b.C\",\"parameters\":[]}", -EPROTO },
+	{ "parameters a string", "{\"method\":\"a.b.C\",\"parameters\":\"x\"}", -EPROTO },
+	{ "more not a bool", "{\"method\":\"a.b.C\",\"more\":1}", -EPROTO },
+	{ "oneway null", "{\"method\":\"a.b.C\",\"oneway\":null}", -EPROTO },
+	{ "more and oneway", "{\"method\":\"a.b.C\",\"more\":true,\"oneway\":true}", -EPROTO },
+	{ "more and upgrade", "{\"method\":\"a.b.C\",\"more\":true,\"upgrade\":true}", -EPROTO },
+	{ "an unknown key", "{\"method\":\"a.b.C\",\"extra\":1}", -EPROTO },
+};
+
+static void env_case_desc(const struct env_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(env, env_cases, env_case_desc);
+
+static void registry_test_envelope(struct kunit *test)
+{
+	const struct env_case *c = test->param_value;
+	struct vl_json_limits lim = VL_JSON_LIMITS_DEFAULT;
+	struct vl_json_tok toks[32];
+	struct vl_envelope env;
+	struct vl_json js;
+	int err;
+
+	vl_json_init(&js, toks, ARRAY_SIZE(toks));
+	KUNIT_ASSERT_EQ(test, vl_json_parse(&js, c->json, strlen(c->json), &lim), 0);
+
+	err = vl_parse_envelope(&js, &env);
+
+	KUNIT_EXPECT_EQ_MSG(test, err, c->err, "%s", c->json);
+	if (err)
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, env.more, c->more, "%s", c->json);
+	KUNIT_EXPECT_EQ_MSG(test, env.oneway, c->oneway, "%s", c->json);
+	KUNIT_EXPECT_EQ_MSG(test, env.upgrade, c->upgrade, "%s", c->json);
+	KUNIT_EXPECT_EQ_MSG(test, env.params != VL_VALIDATE_ABSENT, c->params,
+			    "%s", c->json);
+}
+
+static struct kunit_case registry_test_cases[] = {
+	KUNIT_CASE_PARAM(registry_test_register, reg_gen_params),
+	KUNIT_CASE(registry_test_lookup_after_unregister),
+	KUNIT_CASE_PARAM(registry_test_envelope, env_gen_params),
+	{}
+};
+
+static struct kunit_suite registry_test_suite = {
+	.name = "varlink_registry",
+	.test_cases = registry_test_cases,
+};
+
+kunit_test_suite(registry_test_suite);

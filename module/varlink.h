@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The varlink core's API for provider modules: serve a varlink interface
+ * from the kernel.
+ *
+ * A provider describes its interface with the IDL text (UAPI.20 varlink
+ * interface definition, served verbatim by GetInterfaceDescription) and a
+ * static const table of methods, and hands both to
+ * varlink_register_interface().  The core checks the table against the
+ * IDL, validates every call against the IDL before the callback runs,
+ * checks the method's permission flags against the caller's credentials,
+ * decodes the parameters into the method's C struct, and pins the owner
+ * module while the callback runs.
+ *
+ * Callbacks run in process context (a kworker, not the caller's task) and
+ * may sleep.  Each call ends with exactly one final reply, sent with
+ * varlink_reply() or varlink_error(); see &struct varlink_method.
+ */
+#ifndef _VARLINK_H
+#define _VARLINK_H
+
+#include <linux/cred.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+struct module;
+struct varlink_call;
+
+/**
+ * enum varlink_param_type - C type of a decoded parameter
+ * @VARLINK_BOOL: bool
+ * @VARLINK_S64: s64 (IDL "int")
+ * @VARLINK_U64: u64 (IDL "int"; a negative value is an invalid parameter)
+ * @VARLINK_S32: s32 (IDL "int"; out of range is an invalid parameter)
+ * @VARLINK_U32: u32 (IDL "int"; out of range is an invalid parameter)
+ * @VARLINK_STRING: const char *, NUL-terminated, unescaped; a string
+ *	with an embedded U+0000 is an invalid parameter
+ * @VARLINK_JSON: struct varlink_json: the raw, validated JSON text of the
+ *	value (arrays, maps, structs, "object", "any", "float")
+ *
+ * An absent or null (nullable) parameter leaves the member zeroed; a
+ * pointer is valid until the callback returns.
+ */
+enum varlink_param_type {
+	VARLINK_BOOL,
+	VARLINK_S64,
+	VARLINK_U64,
+	VARLINK_S32,
+	VARLINK_U32,
+	VARLINK_STRING,
+	VARLINK_JSON,
+};
+
+/**
+ * struct varlink_json - the JSON text of a parameter
+ * @text: the value as it came from the client, not NUL-terminated;
+ *	NULL when the parameter is absent or null
+ * @len: bytes of @text
+ */
+struct varlink_json {
+	const char *text;
+	size_t len;
+};
+
+/**
+ * struct varlink_param - where one parameter goes in the method's struct
+ * @name: the parameter's name in the IDL
+ * @type: the C type of the member
+ * @offset: offsetof() the member
+ */
+struct varlink_param {
+	const char *name;
+	enum varlink_param_type type;
+	size_t offset;
+};
+
+#define VARLINK_PARAM(_name, _type, _struct, _member)			\
+	{ .name = (_name), .type = (_type), .offset = offsetof(_struct, _member) }
+
+/* struct varlink_method.flags */
+#define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
+#define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
+#define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
+
+/**
+ * struct varlink_method - one method of an interface
+ * @name: the method's name as declared in the IDL, e.g. "GetInfo"
+ * @call: the callback, or NULL for a method declared but not implemented
+ *	(calls get org.varlink.service.MethodNotImplemented)
+ * @params: how to decode the parameters into a struct of @params_size
+ *	bytes, or NULL; every entry must name an input parameter of the
+ *	method with a compatible type
+ * @n_params: entries in @params
+ * @params_size: size of the struct @params decode into, at most 1024
+ * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE
+ * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
+ *	the caller must hold in the initial user namespace, checked against
+ *	its credentials; otherwise the call gets
+ *	org.varlink.service.PermissionDenied and the callback never runs
+ *
+ * @call receives the decoded parameters (NULL when @params_size is 0) and
+ * returns:
+ *  - 0 once it has sent the final reply with varlink_reply() or
+ *    varlink_error(); returning 0 without one is a bug (WARN_ONCE), and
+ *    the client gets an error;
+ *  - -EINPROGRESS to finish the call later, from any process context
+ *    (a work item, a notifier): the call stays valid until its final
+ *    reply, see varlink_call_set_cancel();
+ *  - a negative errno, without having replied: the core replies with an
+ *    error: -EINVAL InvalidParameter, -EPERM and -EACCES
+ *    PermissionDenied, -EOPNOTSUPP MethodNotImplemented, anything else
+ *    org.kernel.varlink.SystemError {"errno": -err}.
+ */
+struct varlink_method {
+	const char *name;
+	int (*call)(struct varlink_call *call, const void *params);
+	const struct varlink_param *params;
+	unsigned int n_params;
+	size_t params_size;
+	unsigned int flags;
+	int capability;
+};
+
+/**
+ * struct varlink_interface - an interface served by a provider module
+ * @idl: the interface description; its name is taken from its
+ *	"interface" line; it must stay valid while registered (static const)
+ * @methods: one entry per method the IDL declares, no more, no less
+ * @n_methods: entries in @methods
+ * @owner: THIS_MODULE
+ */
+struct varlink_interface {
+	const char *idl;
+	const struct varlink_method *methods;
+	unsigned int n_methods;
+	struct module *owner;
+};
+
+int varlink_register_interface(const struct varlink_interface *iface);
+void varlink_unregister_interface(const struct varlink_interface *iface);
+
+/* The call and its caller */
+bool varlink_call_more(const struct varlink_call *call);
+bool varlink_call_oneway(const struct varlink_call *call);
+const char *varlink_call_method(const struct varlink_call *call);
+const struct cred *varlink_call_cred(const struct varlink_call *call);
+kuid_t varlink_call_uid(const struct varlink_call *call);
+pid_t varlink_call_pid(const struct varlink_call *call);
+bool varlink_call_capable(const struct varlink_call *call, int cap);
+void varlink_call_set_cancel(struct varlink_call *call,
+			     void (*cancel)(struct varlink_call *call,
+					    void *data),
+			     void *data);
+
+/*
+ * Reply parameters: written into the call, then sent by varlink_reply(),
+ * varlink_reply_continues() or varlink_error().  @key names a member of
+ * the enclosing object, and must be NULL inside an array.
+ */
+void varlink_put_bool(struct varlink_call *call, const char *key, bool v);
+void varlink_put_s64(struct varlink_call *call, const char *key, s64 v);
+void varlink_put_u64(struct varlink_call *call, const char *key, u64 v);
+void varlink_put_str(struct varlink_call *call, const char *key,
+		     const char *s);
+void varlink_put_str_len(struct varlink_call *call, const char *key,
+			 const char *s, size_t len);
+void varlink_put_fixed(struct varlink_call *call, const char *key, s64 v,
+		       unsigned int decimals);
+void varlink_put_json(struct varlink_call *call, const char *key,
+		      const struct varlink_json *v);
+void varlink_put_null(struct varlink_call *call, const char *key);
+void varlink_open_object(struct varlink_call *call, const char *key);
+void varlink_close_object(struct varlink_call *call);
+void varlink_open_array(struct varlink_call *call, const char *key);
+void varlink_close_array(struct varlink_call *call);
+
+int varlink_reply_continues(struct varlink_call *call);
+int varlink_reply(struct varlink_call *call);
+int varlink_error(struct varlink_call *call, const char *error);
+
+#endif /* _VARLINK_H */
