@@ -47,7 +47,7 @@ tally_tap() {
 
 section() { echo "# ---- $*"; }
 
-"$KVARLINK_TOP/scripts/deps.sh" build lint vm debug host bench || exit 1
+"$KVARLINK_TOP/scripts/deps.sh" build lint vm debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
 
 section lint

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages a make target needs, or say how to.
-# Usage: deps.sh GROUP...   (groups: build lint vm debug run host bench)
+# Usage: deps.sh GROUP...   (groups: build lint vm debug run host bench go)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,6 +12,7 @@ pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"
 pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev"
+pkgs_go="golang-go golang-github-varlink-go-dev varlink-go"
 
 want=()
 for group in "$@"; do

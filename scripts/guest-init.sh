@@ -34,6 +34,9 @@ kmemleak=/sys/kernel/debug/kmemleak
 [ -e $kmemleak ] && echo clear >$kmemleak
 
 load_modules() {
+	for m in /modules/extra/*.ko; do
+		[ -e "$m" ] && insmod "$m"
+	done
 	insmod /modules/varlink.ko || return 1
 	for m in /modules/*.ko; do
 		case "$m" in */varlink.ko|*/varlink_kunit.ko) continue ;; esac

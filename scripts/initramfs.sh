@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make the test VM's initramfs: static busybox, our init, the modules and
 # the static test programs.
-# Usage: initramfs.sh MODULE_DIR TESTS_DIR OUTPUT.cpio
+# Usage: [EXTRA_MODULES="a.ko b.ko"] initramfs.sh MODULE_DIR TESTS_DIR OUTPUT.cpio
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,6 +14,11 @@ mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,modules,tests,root}
 cp /bin/busybox "$root/bin/busybox"
 cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/init"
 cp "$mods"/*.ko "$root/modules/"
+# the kernel's own modules the tests need, where they are not built in
+mkdir -p "$root/modules/extra"
+for m in ${EXTRA_MODULES:-}; do
+	cp "$m" "$root/modules/extra/"
+done
 if [ -d "$tests" ]; then
 	cp -r "$tests"/. "$root/tests/"
 fi

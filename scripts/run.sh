@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-"$KVARLINK_TOP/scripts/deps.sh" build vm
+"$KVARLINK_TOP/scripts/deps.sh" build vm go
 out="$KVARLINK_OUT/vm-run"
 if [ -t 0 ] && [ -t 1 ]; then
 	"$KVARLINK_TOP/scripts/vm.sh" stock shell "$out"

@@ -17,6 +17,9 @@ stock)
 	[ -n "$rel" ] || die "no stock kernel: install linux-image-$STOCK_FLAVOUR and linux-headers-$STOCK_FLAVOUR"
 	kdir=/usr/src/linux-headers-$rel
 	image=/boot/vmlinuz-$rel
+	# built into the debug kernel, modules of the stock one
+	net=/lib/modules/$rel/kernel/drivers/net
+	export EXTRA_MODULES="$net/dummy.ko $net/veth.ko"
 	limit=600
 	;;
 debug)
