@@ -3,10 +3,21 @@
  * One client connection: NUL framing on the byte stream, the output
  * queue, backpressure, limits and teardown.
  *
- * Each connection has one work item, io_work, which does all its reading
- * and dispatching: calls are handled one at a time and in order, and
- * many connections are served in parallel on an unbound workqueue.  The
- * socket callbacks only queue io_work.
+ * Each connection has one work item, io_work, which does its reading and
+ * dispatching under @io_lock: calls are handled one at a time and in
+ * order, and many connections are served in parallel on an unbound
+ * workqueue.
+ *
+ * The fast path: AF_UNIX calls our sk_data_ready() from the client's
+ * sendmsg() (or sendpage()), after dropping the locks of both sockets.
+ * When that task may sleep (preemptible(): no spinlock, no RCU-sched or
+ * atomic section), nobody else is serving the connection (@io_lock is
+ * free) and the method is VARLINK_FAST, the call is served right there and
+ * its reply queued to the client before its sendmsg() returns, with no
+ * thread switch at all.  Anything else, including a slow method found
+ * after parsing, falls back to io_work, which re-reads the message.
+ * Replies are always sent with MSG_DONTWAIT, so the fast path never waits
+ * for the client to read.
  *
  * Backpressure: a new message is read only when no call is in flight and
  * every reply has been handed to the socket.  A client that does not read
@@ -31,6 +42,7 @@
 enum {
 	VL_CONN_DEAD,		/* closing: read nothing, send nothing */
 	VL_CONN_TORN_DOWN,	/* teardown done */
+	VL_CONN_TX_FULL,	/* the socket took not all output: wake on space */
 };
 
 /* Buffers up to this size stay allocated while the connection idles. */
@@ -51,7 +63,9 @@ struct vl_conn {
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
 
-	/* input, only touched by io_work */
+	/* input, under @io_lock */
+	struct mutex io_lock;
+	struct task_struct *server;	/* the task in conn_process() */
 	char *rx;
 	u32 rx_len;
 	u32 rx_cap;
@@ -106,6 +120,44 @@ static void conn_wake(struct sock *sk)
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
+/* Room in the socket: only worth a wakeup if output is waiting for it. */
+static void conn_write_space(struct sock *sk)
+{
+	struct vl_conn *conn;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags))
+		queue_work(conn->wq, &conn->io_work);
+	read_unlock_bh(&sk->sk_callback_lock);
+}
+
+static bool conn_process(struct vl_conn *conn, bool in_caller);
+
+/* Data arrived: serve it in the sending task if that is safe. */
+static void conn_data_ready(struct sock *sk)
+{
+	struct vl_conn *conn;
+	bool done = false;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	conn = sk->sk_user_data;
+	if (conn)
+		vl_conn_get(conn);
+	read_unlock_bh(&sk->sk_callback_lock);
+	if (!conn)
+		return;
+
+	if (READ_ONCE(vl_config.fast_path) && preemptible() &&
+	    mutex_trylock(&conn->io_lock)) {
+		done = conn_process(conn, true);
+		mutex_unlock(&conn->io_lock);
+	}
+	if (!done)
+		queue_work(conn->wq, &conn->io_work);
+	vl_conn_put(conn);
+}
+
 /**
  * vl_conn_close() - close a connection
  * @conn: the connection
@@ -132,6 +184,12 @@ static int tx_flush(struct vl_conn *conn)
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 		int n = kernel_sendmsg(conn->sock, &msg, &iov, 1, iov.iov_len);
 
+		if (n == -EAGAIN && !test_bit(VL_CONN_TX_FULL, &conn->flags)) {
+			/* ask for a wakeup, then try again: none is lost */
+			set_bit(VL_CONN_TX_FULL, &conn->flags);
+			smp_mb__after_atomic();
+			continue;
+		}
 		if (n == -EAGAIN)
 			return 0;
 		if (n < 0)
@@ -157,6 +215,13 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 
 	if (conn->tx_len + len <= conn->tx_cap)
 		return 0;
+	if (need <= conn->tx_cap) {
+		/* room enough once what was sent is dropped */
+		memmove(conn->tx, conn->tx + conn->tx_off, need - len);
+		conn->tx_len -= conn->tx_off;
+		conn->tx_off = 0;
+		return 0;
+	}
 	while (cap < need)
 		cap *= 2;
 	buf = kvmalloc(cap, GFP_KERNEL);
@@ -209,6 +274,22 @@ out:
 }
 
 /**
+ * vl_conn_call_start() - a call of the connection is about to run
+ * @conn: the connection
+ * @call: the call
+ *
+ * No further message is read until vl_conn_call_done(), and a teardown
+ * cancels the call.
+ */
+void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call)
+{
+	mutex_lock(&conn->lock);
+	WARN_ON_ONCE(conn->call);
+	conn->call = call;
+	mutex_unlock(&conn->lock);
+}
+
+/**
  * vl_conn_call_done() - a call of the connection sent its final reply
  * @conn: the connection
  * @call: the call
@@ -221,7 +302,8 @@ void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call)
 	if (conn->call == call)
 		conn->call = NULL;
 	mutex_unlock(&conn->lock);
-	if (current_work() != &conn->io_work)
+	/* finished from elsewhere: the connection's reader must go on */
+	if (READ_ONCE(conn->server) != current)
 		queue_work(conn->wq, &conn->io_work);
 }
 
@@ -296,8 +378,8 @@ static void set_callbacks(struct vl_conn *conn)
 	conn->saved_data_ready = sk->sk_data_ready;
 	conn->saved_write_space = sk->sk_write_space;
 	conn->saved_state_change = sk->sk_state_change;
-	sk->sk_data_ready = conn_wake;
-	sk->sk_write_space = conn_wake;
+	sk->sk_data_ready = conn_data_ready;
+	sk->sk_write_space = conn_write_space;
 	sk->sk_state_change = conn_wake;
 	write_unlock_bh(&sk->sk_callback_lock);
 }
@@ -333,7 +415,7 @@ static void conn_teardown(struct vl_conn *conn)
 
 	/* a call in flight learns that nobody waits for it any more */
 	if (call) {
-		vl_call_cancel(call);
+		vl_call_cancel(call, true);
 		vl_call_put(call);
 	}
 	kernel_sock_shutdown(sock, SHUT_RDWR);
@@ -346,38 +428,66 @@ static void conn_teardown(struct vl_conn *conn)
 	vl_conn_put(conn);
 }
 
-static void io_work(struct work_struct *work)
+/* The loop of conn_process(). */
+static bool conn_serve(struct vl_conn *conn, bool in_caller)
 {
-	struct vl_conn *conn = container_of(work, struct vl_conn, io_work);
 	unsigned int budget = 64;	/* messages per run: be fair */
+	int err = 0;
 	bool idle;
 	u32 len;
-	int err;
 
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
 		mutex_lock(&conn->lock);
 		err = tx_flush(conn);
 		idle = !conn->call && conn->tx_off == conn->tx_len;
 		mutex_unlock(&conn->lock);
-		if (err || !idle)
+		if (err)
 			break;
-		if (!budget--) {
-			queue_work(conn->wq, work);
-			return;
-		}
+		if (!idle)
+			return true;	/* a reply or write_space wakes us */
+		if (!budget--)
+			return false;
 
 		err = rx_next(conn, &len);
 		if (err <= 0)
 			break;
-		vl_dispatch(conn, conn->rx, len);
+		if (vl_dispatch(conn, conn->rx, len, in_caller) == -EAGAIN)
+			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
 	}
 	if (err < 0) {
 		pr_debug_ratelimited("closing a connection (%d)\n", err);
 		set_bit(VL_CONN_DEAD, &conn->flags);
 	}
+	return !test_bit(VL_CONN_DEAD, &conn->flags);
+}
+
+/*
+ * Serve what has arrived.  @in_caller: in the task that sent it, see the
+ * top of this file.
+ * Return: true if nothing is left for io_work to do.
+ */
+static bool conn_process(struct vl_conn *conn, bool in_caller)
+{
+	bool done;
+
+	lockdep_assert_held(&conn->io_lock);
+	WRITE_ONCE(conn->server, current);
+	done = conn_serve(conn, in_caller);
+	WRITE_ONCE(conn->server, NULL);
+	return done;
+}
+
+static void io_work(struct work_struct *work)
+{
+	struct vl_conn *conn = container_of(work, struct vl_conn, io_work);
+
+	mutex_lock(&conn->io_lock);
+	if (!conn_process(conn, false) && !test_bit(VL_CONN_DEAD, &conn->flags))
+		queue_work(conn->wq, work);	/* budget spent */
 	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		conn_teardown(conn);
+	mutex_unlock(&conn->io_lock);
 }
 
 static void free_work(struct work_struct *work)
@@ -392,6 +502,7 @@ static void free_work(struct work_struct *work)
 	kvfree(conn->rx);
 	kvfree(conn->tx);
 	mutex_destroy(&conn->lock);
+	mutex_destroy(&conn->io_lock);
 	kfree(conn);
 }
 
@@ -431,6 +542,7 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	INIT_WORK(&conn->io_work, io_work);
 	INIT_WORK(&conn->free_work, free_work);
 	mutex_init(&conn->lock);
+	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
 
 	spin_lock(&sk->sk_peer_lock);

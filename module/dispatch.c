@@ -175,7 +175,7 @@ static int decode_params(const struct varlink_method *m,
 
 static struct varlink_call *call_create(struct vl_conn *conn,
 					struct vl_iface *iface,
-					const struct varlink_method *m,
+					const struct vl_idl_member *member,
 					const struct vl_envelope *env)
 {
 	struct varlink_call *call = kzalloc(sizeof(*call), GFP_KERNEL);
@@ -188,7 +188,8 @@ static struct varlink_call *call_create(struct vl_conn *conn,
 	vl_conn_get(conn);
 	call->conn = conn;
 	call->iface = iface;
-	call->method = m;
+	call->member = member;
+	call->method = iface->methods[member - iface->idl->members];
 	if (env->more)
 		__set_bit(VL_CALL_MORE, &call->flags);
 	if (env->oneway)
@@ -215,17 +216,22 @@ void vl_call_put(struct varlink_call *call)
 }
 
 /**
- * vl_call_cancel() - tell the provider that nobody waits for a call
+ * vl_call_cancel() - ask the provider to end a call now
  * @call: a call the caller holds a reference on
+ * @gone: the client went away: nothing more is sent for this call;
+ *	otherwise the interface is being unregistered, and the final reply
+ *	still reaches the client
  *
  * Runs the cancel callback once, if the provider set one and the call is
  * not finished.  The provider still ends the call with a final reply.
  */
-void vl_call_cancel(struct varlink_call *call)
+void vl_call_cancel(struct varlink_call *call, bool gone)
 {
 	void (*cancel)(struct varlink_call *call, void *data);
 
 	mutex_lock(&call->lock);
+	if (gone)
+		set_bit(VL_CALL_GONE, &call->flags);
 	if (test_bit(VL_CALL_DONE, &call->flags) ||
 	    test_and_set_bit(VL_CALL_CANCELLED, &call->flags))
 		cancel = NULL;
@@ -271,13 +277,17 @@ static void call_run(struct varlink_call *call, void *params)
 	int ret;
 
 	if (!vl_iface_track_call(call->iface, call) || !try_module_get(owner)) {
-		call_finish_for_provider(call, -ESHUTDOWN);
+		/* the interface is going away */
+		varlink_put_str_len(call, "interface", call->iface->idl->name,
+				    call->iface->idl->name_len);
+		varlink_error(call, VL_ERR("InterfaceNotFound"));
 		return;
 	}
 	atomic64_inc(&vl_stats.calls);
 
 	/* the call may be finished and freed by the time this returns */
 	vl_call_get(call);
+	vl_conn_call_start(call->conn, call);
 	ret = m->call(call, params);
 	module_put(owner);
 
@@ -310,8 +320,8 @@ static int split_method(const struct vl_json *js, u32 tok, char *buf,
 	return len;
 }
 
-static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
-		  const struct vl_envelope *env)
+static int route(struct vl_conn *conn, const struct vl_json *js, char *text,
+		 const struct vl_envelope *env, bool in_caller)
 {
 	const struct varlink_method *m;
 	const struct vl_idl_member *member;
@@ -322,7 +332,7 @@ static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
 	void *params = NULL;
 	const char *bad;
 	size_t dot;
-	int len;
+	int len, ret = 0;
 
 	len = split_method(js, env->method, name, sizeof(name), &dot);
 	if (len < 0) {
@@ -330,14 +340,14 @@ static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
 		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
 			   "interface", js->buf + js->toks[env->method].start + 1,
 			   min_t(size_t, js->toks[env->method].len - 2, VL_NAME_MAX));
-		return;
+		return 0;
 	}
 
 	iface = vl_iface_get(name, dot);
 	if (!iface) {
 		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
 			   "interface", name, dot);
-		return;
+		return 0;
 	}
 
 	member = vl_idl_lookup(iface->idl, name + dot + 1, len - dot - 1);
@@ -347,6 +357,10 @@ static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
 		goto put;
 	}
 	m = iface->methods[member - iface->idl->members];
+	if (in_caller && !(m->flags & VARLINK_FAST)) {
+		ret = -EAGAIN;	/* nothing sent yet: io_work starts over */
+		goto put;
+	}
 
 	if (env->upgrade || !m->call) {
 		send_error(conn, env->oneway, VL_ERR("MethodNotImplemented"),
@@ -366,7 +380,7 @@ static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
 		goto put;
 	}
 
-	call = call_create(conn, iface, m, env);
+	call = call_create(conn, iface, member, env);
 	if (!call) {
 		vl_conn_close(conn);
 		goto put;
@@ -389,12 +403,15 @@ static void route(struct vl_conn *conn, const struct vl_json *js, char *text,
 			goto out;
 		}
 	}
+	if (in_caller)
+		atomic64_inc(&vl_stats.calls_inline);
 	call_run(call, params);
 out:
 	kfree(params);
-	return;
+	return 0;
 put:
 	vl_iface_put(iface);
+	return ret;
 }
 
 /**
@@ -402,10 +419,15 @@ put:
  * @conn: the connection
  * @msg: the message text, without its NUL; decoded in place
  * @len: bytes of @msg
+ * @in_caller: running in the task that sent the message (the fast path)
  *
- * Context: the connection's work item; no call of @conn is in flight.
+ * Context: process context, under the connection's io_lock, with no call
+ * of @conn in flight.
+ * Return: 0 once the message is handled; -EAGAIN, only with @in_caller,
+ * for a call of a method that must run in a kworker: nothing was sent and
+ * @msg is unchanged, for io_work to handle it again.
  */
-void vl_dispatch(struct vl_conn *conn, char *msg, size_t len)
+int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 {
 	struct vl_json_limits lim = {
 		.max_size = vl_config.max_message_size - 1,
@@ -421,7 +443,7 @@ void vl_dispatch(struct vl_conn *conn, char *msg, size_t len)
 	toks = kvmalloc_array(ntoks, sizeof(*toks), GFP_KERNEL);
 	if (!toks) {
 		vl_conn_close(conn);
-		return;
+		return 0;
 	}
 	vl_json_init(&js, toks, ntoks);
 	err = vl_json_parse(&js, msg, len, &lim);
@@ -434,9 +456,10 @@ void vl_dispatch(struct vl_conn *conn, char *msg, size_t len)
 				     js.epos, err);
 		vl_conn_close(conn);
 	} else {
-		route(conn, &js, msg, &env);
+		err = route(conn, &js, msg, &env, in_caller);
 	}
 	kvfree(toks);
+	return err == -EAGAIN ? err : 0;
 }
 
 /* The reply API of varlink.h */
@@ -549,9 +572,11 @@ EXPORT_SYMBOL_GPL(varlink_call_capable);
  *	must not wait for itself to return
  * @data: passed to @cancel
  *
- * After @cancel ran, replies are dropped, but the provider still ends the
- * call with exactly one varlink_reply() or varlink_error().  If the call
- * was cancelled before this is called, @cancel runs right away.
+ * After @cancel ran, varlink_reply_continues() fails with -ECANCELED, and
+ * the provider ends the call with exactly one varlink_reply() or
+ * varlink_error(): dropped if the client went away, sent if the interface
+ * is being unregistered.  If the call was cancelled before this is
+ * called, @cancel runs right away.
  */
 void varlink_call_set_cancel(struct varlink_call *call,
 			     void (*cancel)(struct varlink_call *call, void *data),
@@ -738,6 +763,61 @@ void varlink_close_array(struct varlink_call *call)
 }
 EXPORT_SYMBOL_GPL(varlink_close_array);
 
+#ifdef VARLINK_DEBUG
+/*
+ * Debug builds validate every reply against the IDL: the method's output,
+ * or the parameters of an error of the method's own interface.
+ */
+static void check_reply(struct varlink_call *call, const char *error,
+			const char *params, size_t len)
+{
+	const struct vl_idl *idl = call->iface->idl;
+	struct vl_json_limits lim = VL_JSON_LIMITS_DEFAULT;
+	const struct vl_idl_member *member = call->member;
+	u32 ntoks = vl_json_tokens_needed(len);
+	struct vl_validate_error verr = {};
+	struct vl_json_tok *toks;
+	struct vl_json js;
+	int err;
+
+	if (error) {
+		size_t n = strlen(error);
+
+		if (n <= idl->name_len + 1 || memcmp(error, idl->name, idl->name_len) ||
+		    error[idl->name_len] != '.')
+			return;		/* not an error of this interface */
+		member = vl_idl_lookup(idl, error + idl->name_len + 1,
+				       n - idl->name_len - 1);
+		WARN_ONCE(!member || member->kind != VL_IDL_ERROR,
+			  "varlink: %.*s.%s: undeclared error %s\n",
+			  idl->name_len, idl->name, call->method->name, error);
+		if (!member || member->kind != VL_IDL_ERROR)
+			return;
+	}
+
+	toks = kvmalloc_array(ntoks, sizeof(*toks), GFP_KERNEL);
+	if (!toks)
+		return;
+	vl_json_init(&js, toks, ntoks);
+	lim.max_size = len;
+	lim.max_depth = VL_JSON_DEPTH_MAX;
+	lim.max_tokens = ntoks;
+	err = vl_json_parse(&js, params, len, &lim);
+	if (!err)
+		err = vl_validate(idl, error ? member->type : member->out, &js, 0, &verr);
+	WARN_ONCE(err, "varlink: %.*s.%s: reply does not match the IDL: %s %.*s\n",
+		  idl->name_len, idl->name, call->method->name,
+		  err == -EINVAL && verr.msg ? verr.msg : "invalid JSON",
+		  verr.param ? verr.param_len : 0, verr.param ? verr.param : "");
+	kvfree(toks);
+}
+#else
+static void check_reply(struct varlink_call *call, const char *error,
+			const char *params, size_t len)
+{
+}
+#endif
+
 /* Wrap the parameters written so far into a message and queue it. */
 static int call_send(struct varlink_call *call, const char *error,
 		     bool continues)
@@ -749,8 +829,10 @@ static int call_send(struct varlink_call *call, const char *error,
 
 	vl_jsonw_obj_close(p);
 	err = vl_jsonw_error(p);
+	if (!err)
+		check_reply(call, error, p->buf, p->len);
 	if (!err && !test_bit(VL_CALL_ONEWAY, &call->flags) &&
-	    !test_bit(VL_CALL_CANCELLED, &call->flags)) {
+	    !test_bit(VL_CALL_GONE, &call->flags)) {
 		vl_jsonw_init(&msg, vl_config.max_output, GFP_KERNEL);
 		vl_jsonw_obj_open(&msg);
 		if (p->len > 2) {	/* omit empty parameters */

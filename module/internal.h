@@ -27,6 +27,7 @@ struct vl_config {
 	unsigned int max_connections_per_uid;
 	unsigned int max_depth;
 	unsigned int max_tokens;
+	bool fast_path;
 };
 
 extern struct vl_config vl_config;
@@ -37,6 +38,7 @@ struct vl_stats {
 	atomic64_t connections_total;
 	atomic64_t refused;
 	atomic64_t calls;
+	atomic64_t calls_inline;
 	atomic64_t errors;
 	atomic64_t protocol_errors;
 	atomic64_t bytes_in;
@@ -62,6 +64,7 @@ void vl_conn_get(struct vl_conn *conn);
 void vl_conn_put(struct vl_conn *conn);
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
 void vl_conn_close(struct vl_conn *conn);
+void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call);
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
 const struct cred *vl_conn_cred(const struct vl_conn *conn);
 struct pid *vl_conn_pid(const struct vl_conn *conn);
@@ -93,6 +96,7 @@ enum vl_call_flags {
 	VL_CALL_ONEWAY,		/* called with "oneway": nothing is sent */
 	VL_CALL_DONE,		/* the final reply was sent */
 	VL_CALL_CANCELLED,	/* the cancel callback ran, or will */
+	VL_CALL_GONE,		/* the client went away: send nothing */
 };
 
 /**
@@ -101,6 +105,7 @@ enum vl_call_flags {
  * @conn: the connection (a reference)
  * @iface: the interface (a reference)
  * @method: the provider's method
+ * @member: the method in the interface's IDL
  * @flags: VL_CALL_*
  * @lock: serialises replies and the cancel callback's registration
  * @cancel: the provider's cancel callback, or NULL
@@ -113,6 +118,7 @@ struct varlink_call {
 	struct vl_conn *conn;
 	struct vl_iface *iface;
 	const struct varlink_method *method;
+	const struct vl_idl_member *member;
 	unsigned long flags;
 	struct mutex lock;	/* replies, cancel */
 	void (*cancel)(struct varlink_call *call, void *data);
@@ -130,8 +136,8 @@ struct vl_envelope {
 };
 
 int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env);
-void vl_dispatch(struct vl_conn *conn, char *msg, size_t len);
-void vl_call_cancel(struct varlink_call *call);
+int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller);
+void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 

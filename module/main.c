@@ -25,6 +25,7 @@ struct vl_config vl_config = {
 	.max_connections_per_uid = VL_CONN_PER_UID_DEFAULT,
 	.max_depth = VL_JSON_DEPTH_DEFAULT,
 	.max_tokens = VL_JSON_TOKENS_DEFAULT,
+	.fast_path = true,
 };
 
 module_param_named(max_message_size, vl_config.max_message_size, uint, 0444);
@@ -40,16 +41,19 @@ module_param_named(max_depth, vl_config.max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
 module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
 MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
+module_param_named(fast_path, vl_config.fast_path, bool, 0644);
+MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when safe (default on)");
 
 struct vl_stats vl_stats;
 
+/* Attributes of the module's kobject go through module_sysfs_ops. */
 struct vl_stat_attr {
-	struct kobj_attribute attr;
+	struct module_attribute attr;
 	size_t offset;		/* of the atomic64_t in struct vl_stats */
 };
 
-static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
-			 char *buf)
+static ssize_t stat_show(struct module_attribute *attr,
+			 struct module_kobject *mk, char *buf)
 {
 	struct vl_stat_attr *a = container_of(attr, struct vl_stat_attr, attr);
 
@@ -67,6 +71,7 @@ static struct vl_stat_attr stat_attrs[] = {
 	VL_STAT(connections_total),
 	VL_STAT(refused),
 	VL_STAT(calls),
+	VL_STAT(calls_inline),
 	VL_STAT(errors),
 	VL_STAT(protocol_errors),
 	VL_STAT(bytes_in),

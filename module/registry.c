@@ -24,7 +24,8 @@ static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
 
 #define VL_PARAMS_SIZE_MAX	1024
-#define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE)
+#define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
+				 VARLINK_FAST)
 
 static int name_cmp(const struct vl_iface *iface, const char *name,
 		    size_t len)
@@ -346,7 +347,7 @@ static void iface_drain(struct vl_iface *iface)
 		list_del_init(&call->iface_node);
 		vl_call_get(call);
 		spin_unlock(&iface->lock);
-		vl_call_cancel(call);
+		vl_call_cancel(call, false);
 		vl_call_put(call);
 		spin_lock(&iface->lock);
 	}

@@ -94,13 +94,14 @@ static int get_description(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method service_methods[] = {
-	{ .name = "GetInfo", .call = get_info },
+	{ .name = "GetInfo", .call = get_info, .flags = VARLINK_FAST },
 	{
 		.name = "GetInterfaceDescription",
 		.call = get_description,
 		.params = describe_params,
 		.n_params = ARRAY_SIZE(describe_params),
 		.params_size = sizeof(struct describe_params),
+		.flags = VARLINK_FAST,
 	},
 };
 

@@ -81,6 +81,7 @@ struct varlink_param {
 #define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
 #define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
+#define VARLINK_FAST		0x8	/* never sleeps for long: see below */
 
 /**
  * struct varlink_method - one method of an interface
@@ -92,11 +93,17 @@ struct varlink_param {
  *	method with a compatible type
  * @n_params: entries in @params
  * @params_size: size of the struct @params decode into, at most 1024
- * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE
+ * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE, VARLINK_FAST
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	the caller must hold in the initial user namespace, checked against
  *	its credentials; otherwise the call gets
  *	org.varlink.service.PermissionDenied and the callback never runs
+ *
+ * A VARLINK_FAST method may run in the task of the caller that sent the
+ * call, inside its sendmsg(), which saves two thread switches per call:
+ * it must not sleep for long (no waiting on I/O or on other tasks; a
+ * short mutex is fine), and it must not depend on the current task.
+ * Other methods always run in a kworker.
  *
  * @call receives the decoded parameters (NULL when @params_size is 0) and
  * returns:
@@ -177,5 +184,12 @@ void varlink_close_array(struct varlink_call *call);
 int varlink_reply_continues(struct varlink_call *call);
 int varlink_reply(struct varlink_call *call);
 int varlink_error(struct varlink_call *call, const char *error);
+
+/*
+ * Checking parameters: whether a VARLINK_JSON value equals an expected
+ * JSON text (members in any order, null members absent, numbers by exact
+ * value); 1 if so, 0 if not, or -errno.  See json_equal.c.
+ */
+int varlink_json_equal(const struct varlink_json *v, const char *json);
 
 #endif /* _VARLINK_H */

@@ -7,6 +7,8 @@
 #          check kmemleak, lockdep and taint; results go to /dev/ttyS1
 #   demo   load the modules and show the demo on the console
 #   shell  the demo, then an interactive shell ("exit" powers off)
+#   bench  load the modules, run /tests/bench-run (make bench): its
+#          tables go to /dev/ttyS1, its progress to the console
 # Whatever happens, the VM ends with a reboot, which qemu turns into exit.
 
 /bin/busybox --install -s /bin
@@ -148,6 +150,16 @@ demo|shell)
 		setsid cttyhack sh -l
 	fi
 	echo "verdict: pass" >"$out"
+	;;
+bench)
+	echo "# kvarlink bench $(uname -r)" >"$out"
+	if ! load_modules; then
+		echo "verdict: fail load" >"$out"
+	elif /tests/bench-run >"$out"; then
+		echo "verdict: pass" >"$out"
+	else
+		echo "verdict: fail bench" >"$out"
+	fi
 	;;
 esac
 sync

@@ -39,7 +39,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rsync -a "$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$tmp/" \
 	--exclude='*.o' --exclude='*.ko' --exclude='*.cmd' --exclude='*.mod*'
-report=$(make -s -C "/usr/src/linux-headers-$rel" M="$tmp" W=1 C=2 modules 2>&1 |
+report=$(make -s -C "/usr/src/linux-headers-$rel" M="$tmp" W=1 C=2 VARLINK_DEBUG=y modules 2>&1 |
 	grep -v 'Skipping BTF generation' | grep -E 'warning|error|sparse')
 [ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
 result "$([ -z "$report" ] && echo 0 || echo 1)" "sparse and W=1 ($rel)"

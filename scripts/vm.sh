@@ -25,6 +25,8 @@ stock)
 debug)
 	kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh")
 	image=$kdir/arch/x86/boot/bzImage
+	# every reply is checked against its IDL there
+	export VARLINK_DEBUG=y
 	limit=1500
 	;;
 *) die "unknown kernel '$kernel'" ;;
@@ -39,6 +41,9 @@ make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
 
 cmdline="console=ttyS0 kvarlink.mode=$mode panic=-1 oops=panic panic_on_warn=1"
 cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=4M quiet loglevel=4"
+# a KUnit case may run minutes under KASAN in TCG on a busy machine; a real
+# hang still panics long before the outer timeout
+cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=300"
 qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1536 -smp 2
 	-nodefaults -display none -no-reboot -monitor none
 	-kernel "$image" -initrd "$out/initramfs.cpio" -append "$cmdline")

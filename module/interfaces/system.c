@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * org.kernel.system: the running system in one call (what uname(2),
+ * /proc/uptime, /proc/meminfo, /proc/loadavg and /sys/devices/system/cpu
+ * say), and setting the host name.
+ *
+ * The module uses exported symbols only, so that it loads on a stock
+ * kernel.  Three things the kernel keeps to itself in 6.1:
+ *  - uts_sem, which serialises changes of the host name: the name is set
+ *    by writing kernel.hostname through the kernel's own sysctl handler,
+ *    which takes it (and notifies pollers, as sethostname(2) does);
+ *  - si_swapinfo() and total_swap_pages: the swap totals are read from
+ *    /proc/meminfo (only with CONFIG_SWAP; without it there is no swap);
+ *  - nr_running() and nr_threads: threads are counted by walking the task
+ *    list under RCU.
+ * Both files are reached through a kernel-internal mount of procfs, made
+ * on first use from a callback, so it belongs to the initial namespaces.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/loadavg.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/swap.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <linux/vmstat.h>
+#include <varlink.h>
+
+static const char system_idl[] =
+"# The running system: its names, how long it has been up, its memory,\n"
+"# load and CPUs; and setting its host name.  Values are those of the\n"
+"# initial namespaces, read when the call is made.\n"
+"interface org.kernel.system\n"
+"\n"
+"# Describe the system.  Memory sizes are in bytes.\n"
+"method Describe() -> (\n"
+"  # The kernel's name, \"Linux\" (uname -s).\n"
+"  sysname: string,\n"
+"  # The host name (uname -n, /proc/sys/kernel/hostname).\n"
+"  nodename: string,\n"
+"  # The kernel release, e.g. \"6.1.0-57-amd64\" (uname -r).\n"
+"  release: string,\n"
+"  # The kernel's build number and date (uname -v).\n"
+"  version: string,\n"
+"  # The hardware, e.g. \"x86_64\" (uname -m).\n"
+"  machine: string,\n"
+"  # The NIS domain name (/proc/sys/kernel/domainname), \"(none)\" if unset.\n"
+"  domainname: string,\n"
+"  # Seconds since boot, time suspended included, with six decimals\n"
+"  # (CLOCK_BOOTTIME, the first number of /proc/uptime).\n"
+"  uptime: float,\n"
+"  # When the system booted, in seconds since 1970-01-01 UTC (btime in\n"
+"  # /proc/stat); it moves when the clock is set.\n"
+"  boot_time: int,\n"
+"  # RAM the kernel manages (MemTotal in /proc/meminfo).\n"
+"  memory_total: int,\n"
+"  # RAM not used at all (MemFree).\n"
+"  memory_free: int,\n"
+"  # An estimate of the RAM that can be had without swapping (MemAvailable).\n"
+"  memory_available: int,\n"
+"  # RAM caching block devices (Buffers).\n"
+"  memory_buffers: int,\n"
+"  # RAM caching files, buffers and the swap cache not included (Cached).\n"
+"  memory_cached: int,\n"
+"  # RAM in shared memory and tmpfs (Shmem).\n"
+"  memory_shared: int,\n"
+"  # Swap space (SwapTotal); 0 without swap.\n"
+"  swap_total: int,\n"
+"  # Swap space not in use (SwapFree).\n"
+"  swap_free: int,\n"
+"  # The load average over 1 minute, with two decimals (/proc/loadavg).\n"
+"  load_1: float,\n"
+"  # The load average over 5 minutes.\n"
+"  load_5: float,\n"
+"  # The load average over 15 minutes.\n"
+"  load_15: float,\n"
+"  # Threads running or ready to run, by their state.\n"
+"  tasks_running: int,\n"
+"  # Threads in the system, kernel threads included, idle tasks not\n"
+"  # (the number after the slash in /proc/loadavg).\n"
+"  tasks_total: int,\n"
+"  # CPUs online (/sys/devices/system/cpu/online).\n"
+"  cpus_online: int,\n"
+"  # CPUs present (/sys/devices/system/cpu/present).\n"
+"  cpus_present: int,\n"
+"  # CPUs that could ever be online (/sys/devices/system/cpu/possible).\n"
+"  cpus_possible: int\n"
+")\n"
+"\n"
+"# Set the host name, like sethostname(2).  The caller needs CAP_SYS_ADMIN\n"
+"# in the initial user namespace, else PermissionDenied.\n"
+"method SetHostname(\n"
+"  # The new name: 1 to 64 ASCII letters, digits, \"-\" and \".\", not\n"
+"  # starting with \"-\" or \".\"; anything else is InvalidParameter.\n"
+"  hostname: string\n"
+") -> ()\n";
+
+/* The kernel-internal procfs mount, made on first use; see procfs(). */
+static DEFINE_MUTEX(procfs_lock);
+static struct vfsmount *procfs_mnt;
+
+/**
+ * procfs() - the module's own mount of procfs
+ *
+ * procfs takes its pid namespace from the mounting task, and the sysctl
+ * files their UTS namespace from the task that writes them: the callbacks
+ * run in a kworker, whose namespaces are the initial ones.  Module init
+ * runs in insmod's task, which could be in a container; hence the mount
+ * is made on first use.  It stays until the module is unloaded.
+ *
+ * Context: a varlink callback (a kworker); may sleep.
+ * Return: the mount, or an ERR_PTR().
+ */
+static struct vfsmount *procfs(void)
+{
+	struct file_system_type *type;
+	struct vfsmount *mnt;
+
+	mutex_lock(&procfs_lock);
+	mnt = procfs_mnt;
+	if (mnt)
+		goto out;
+	type = get_fs_type("proc");
+	if (!type) {
+		mnt = ERR_PTR(-ENODEV);
+		goto out;
+	}
+	mnt = kern_mount(type);
+	/* put_filesystem() is not exported; it is this */
+	module_put(type->owner);
+	if (!IS_ERR(mnt))
+		procfs_mnt = mnt;
+out:
+	mutex_unlock(&procfs_lock);
+	return mnt;
+}
+
+/* Open @name, relative to the root of procfs. */
+static struct file *procfs_open(const char *name, int flags)
+{
+	struct vfsmount *mnt = procfs();
+
+	if (IS_ERR(mnt))
+		return ERR_CAST(mnt);
+	return file_open_root_mnt(mnt, name, flags, 0);
+}
+
+/* Write all of @buf to the procfs file @name, at offset 0. */
+static int procfs_write(const char *name, const char *buf, size_t len)
+{
+	struct file *f = procfs_open(name, O_WRONLY);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, buf, len, &pos);
+	filp_close(f, NULL);
+	if (n < 0)
+		return n;
+	return n == len ? 0 : -EIO;
+}
+
+/*
+ * Read the start of the procfs file @name into @buf, NUL-terminated;
+ * what does not fit in @size - 1 bytes is left out.
+ */
+static int procfs_read(const char *name, char *buf, size_t size)
+{
+	struct file *f = procfs_open(name, O_RDONLY);
+	loff_t pos = 0;
+	ssize_t n = 0;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	while (pos < size - 1) {
+		n = kernel_read(f, buf + pos, size - 1 - pos, &pos);
+		if (n <= 0)
+			break;
+	}
+	filp_close(f, NULL);
+	buf[pos] = '\0';
+	return n < 0 ? n : 0;
+}
+
+/* The value of @key (e.g. "SwapTotal:") in /proc/meminfo @text, in bytes. */
+static int meminfo_bytes(const char *text, const char *key, u64 *bytes)
+{
+	const char *p = strstr(text, key);
+	unsigned long long kib;
+
+	/* each key starts a line; the first line is MemTotal */
+	if (!p || p == text || p[-1] != '\n')
+		return -EIO;
+	if (sscanf(p + strlen(key), "%llu kB", &kib) != 1)
+		return -EIO;
+	*bytes = kib * 1024;
+	return 0;
+}
+
+/**
+ * swap_info() - total and free swap space
+ * @total: set to the swap space, in bytes
+ * @free: set to the swap space not in use, in bytes
+ *
+ * si_swapinfo() is not exported: both come from the kernel's own
+ * /proc/meminfo, so that they belong together (during swapoff, both
+ * count the area being removed).
+ *
+ * Return: 0 or a negative errno.
+ */
+static int swap_info(u64 *total, u64 *free)
+{
+	char *text;
+	int err;
+
+	*total = 0;
+	*free = 0;
+	if (!IS_ENABLED(CONFIG_SWAP))
+		return 0;
+	text = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	err = procfs_read("meminfo", text, PAGE_SIZE);
+	if (!err)
+		err = meminfo_bytes(text, "SwapTotal:", total);
+	if (!err)
+		err = meminfo_bytes(text, "SwapFree:", free);
+	kfree(text);
+	return err;
+}
+
+/* Pages in the swap cache, as /proc/meminfo's total_swapcache_pages(). */
+static unsigned long swapcache_pages(void)
+{
+#ifdef CONFIG_SWAP
+	return global_node_page_state(NR_SWAPCACHE);
+#else
+	return 0;
+#endif
+}
+
+static void put_memory(struct varlink_call *call)
+{
+	struct sysinfo si;
+	long available, cached;
+	u64 unit;
+
+	si_meminfo(&si);
+	available = si_mem_available();
+	/* computed like /proc/meminfo does */
+	cached = global_node_page_state(NR_FILE_PAGES) - swapcache_pages() -
+		 si.bufferram;
+	if (cached < 0)
+		cached = 0;
+	unit = si.mem_unit;
+	varlink_put_u64(call, "memory_total", si.totalram * unit);
+	varlink_put_u64(call, "memory_free", si.freeram * unit);
+	varlink_put_u64(call, "memory_available", available * unit);
+	varlink_put_u64(call, "memory_buffers", si.bufferram * unit);
+	varlink_put_u64(call, "memory_cached", cached * unit);
+	varlink_put_u64(call, "memory_shared", si.sharedram * unit);
+}
+
+/* One load average, rounded to two decimals as /proc/loadavg does. */
+static void put_load(struct varlink_call *call, const char *key,
+		     unsigned int i)
+{
+	unsigned long a = READ_ONCE(avenrun[i]) + FIXED_1 / 200;
+
+	varlink_put_fixed(call, key, LOAD_INT(a) * 100 + LOAD_FRAC(a), 2);
+}
+
+/*
+ * Count the threads, and those running or runnable.  nr_running() and
+ * nr_threads are not exported; the task list is, through init_task, and
+ * holds the same threads nr_threads counts (not the idle tasks).  A
+ * thread's state is a snapshot: the count is close to nr_running(),
+ * the number of threads on the run queues, not equal to it.
+ */
+static void put_tasks(struct varlink_call *call)
+{
+	struct task_struct *p, *t;
+	u64 running = 0, total = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		total++;
+		if (task_is_running(t))
+			running++;
+	}
+	rcu_read_unlock();
+	varlink_put_u64(call, "tasks_running", running);
+	varlink_put_u64(call, "tasks_total", total);
+}
+
+/*
+ * One field of utsname.  uts_sem is not exported: a concurrent change of
+ * the host name could show here half written, but never unterminated (a
+ * name is at most __NEW_UTS_LEN bytes and the last byte stays NUL), as
+ * for the kernel's other readers that do without the lock.
+ */
+static void put_uts(struct varlink_call *call, const char *key,
+		    const char *field)
+{
+	varlink_put_str_len(call, key, field, strnlen(field, __NEW_UTS_LEN));
+}
+
+static int describe(struct varlink_call *call, const void *params)
+{
+	const struct new_utsname *uts = init_utsname();
+	struct timespec64 boot;
+	u64 swap_total, swap_free;
+	int err;
+
+	err = swap_info(&swap_total, &swap_free);
+	if (err)
+		return err;
+
+	put_uts(call, "sysname", uts->sysname);
+	put_uts(call, "nodename", uts->nodename);
+	put_uts(call, "release", uts->release);
+	put_uts(call, "version", uts->version);
+	put_uts(call, "machine", uts->machine);
+	put_uts(call, "domainname", uts->domainname);
+
+	varlink_put_fixed(call, "uptime",
+			  div_u64(ktime_get_boottime_ns(), NSEC_PER_USEC), 6);
+	getboottime64(&boot);
+	varlink_put_s64(call, "boot_time", boot.tv_sec);
+
+	put_memory(call);
+	varlink_put_u64(call, "swap_total", swap_total);
+	varlink_put_u64(call, "swap_free", swap_free);
+
+	put_load(call, "load_1", 0);
+	put_load(call, "load_5", 1);
+	put_load(call, "load_15", 2);
+	put_tasks(call);
+
+	varlink_put_u64(call, "cpus_online", num_online_cpus());
+	varlink_put_u64(call, "cpus_present", num_present_cpus());
+	varlink_put_u64(call, "cpus_possible", num_possible_cpus());
+	return varlink_reply(call);
+}
+
+struct set_hostname_params {
+	const char *hostname;
+};
+
+static const struct varlink_param set_hostname_params[] = {
+	VARLINK_PARAM("hostname", VARLINK_STRING, struct set_hostname_params,
+		      hostname),
+};
+
+/* 1 to __NEW_UTS_LEN of [A-Za-z0-9.-], not starting with '-' or '.'. */
+static bool hostname_valid(const char *s)
+{
+	size_t len = strlen(s), i;
+
+	if (!len || len > __NEW_UTS_LEN || s[0] == '-' || s[0] == '.')
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		/* not isalnum(): the kernel's ctype knows Latin-1 letters */
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '-' && c != '.')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The caller's CAP_SYS_ADMIN was checked by the core (VARLINK_CAPABLE).
+ * The write goes through the sysctl handler of kernel.hostname, as the
+ * kworker (root, initial UTS namespace): it takes uts_sem and notifies
+ * pollers of the file, like sethostname(2).
+ */
+static int set_hostname(struct varlink_call *call, const void *params)
+{
+	const struct set_hostname_params *p = params;
+	int err;
+
+	if (!hostname_valid(p->hostname)) {
+		varlink_put_str(call, "parameter", "hostname");
+		return varlink_error(call,
+				     "org.varlink.service.InvalidParameter");
+	}
+	err = procfs_write("sys/kernel/hostname", p->hostname,
+			   strlen(p->hostname));
+	if (err)
+		return err;
+	return varlink_reply(call);
+}
+
+static const struct varlink_method system_methods[] = {
+	{ .name = "Describe", .call = describe },
+	{
+		.name = "SetHostname",
+		.call = set_hostname,
+		.params = set_hostname_params,
+		.n_params = ARRAY_SIZE(set_hostname_params),
+		.params_size = sizeof(struct set_hostname_params),
+		.flags = VARLINK_CAPABLE,
+		.capability = CAP_SYS_ADMIN,
+	},
+};
+
+static const struct varlink_interface system_iface = {
+	.idl = system_idl,
+	.methods = system_methods,
+	.n_methods = ARRAY_SIZE(system_methods),
+	.owner = THIS_MODULE,
+};
+
+static int __init system_init(void)
+{
+	return varlink_register_interface(&system_iface);
+}
+
+static void __exit system_exit(void)
+{
+	/* no call runs after this: nothing uses the mount any more */
+	varlink_unregister_interface(&system_iface);
+	if (procfs_mnt)
+		kern_unmount(procfs_mnt);
+}
+
+module_init(system_init);
+module_exit(system_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("org.kernel.system varlink interface: the system and its host name");

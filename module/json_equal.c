@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * varlink_json_equal(): whether a JSON value a provider received equals an
+ * expected JSON text, for providers that check structured parameters.
+ *
+ * Both texts are tokenized (json.c), then walked side by side in the
+ * received value's order.  Nesting is followed with an explicit stack, one
+ * frame per open container, bounded by the JSON depth limit: no recursion.
+ * Each member of an object is looked up among the other object's members
+ * by its decoded key, so member order does not matter.
+ */
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "json.h"
+#include "varlink.h"
+
+/* One container open in both values: @a in the received, @b in the other. */
+struct eq_frame {
+	u32 a;
+	u32 b;
+	u32 apos;	/* the next child of @a to compare */
+	u32 bpos;	/* arrays: the next element of @b */
+};
+
+/* The decoded bytes of a validated string token, one at a time. */
+struct eq_str {
+	const u8 *p;
+	const u8 *end;
+	u8 buf[4];
+	u8 i;
+	u8 n;
+};
+
+static u32 eq_hex4(const u8 *p)
+{
+	u32 v = 0;
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		u8 c = p[k] | 0x20;	/* digits stay, letters lowercase */
+
+		v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
+	}
+	return v;
+}
+
+static u8 eq_utf8(u32 cp, u8 *out)
+{
+	if (cp < 0x80) {
+		out[0] = cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = 0xc0 | cp >> 6;
+		out[1] = 0x80 | (cp & 0x3f);
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = 0xe0 | cp >> 12;
+		out[1] = 0x80 | ((cp >> 6) & 0x3f);
+		out[2] = 0x80 | (cp & 0x3f);
+		return 3;
+	}
+	out[0] = 0xf0 | cp >> 18;
+	out[1] = 0x80 | ((cp >> 12) & 0x3f);
+	out[2] = 0x80 | ((cp >> 6) & 0x3f);
+	out[3] = 0x80 | (cp & 0x3f);
+	return 4;
+}
+
+static void eq_str_init(struct eq_str *s, const struct vl_json *js, u32 i)
+{
+	const struct vl_json_tok *t = &js->toks[i];
+
+	s->p = (const u8 *)js->buf + t->start + 1;
+	s->end = (const u8 *)js->buf + t->start + t->len - 1;
+	s->i = 0;
+	s->n = 0;
+}
+
+/*
+ * The next decoded byte.  The tokenizer validated every escape, and a high
+ * surrogate is always followed by a low one; the caller reads the token's
+ * @count bytes, no more.
+ */
+static u8 eq_str_next(struct eq_str *s)
+{
+	const u8 *p = s->p;
+	u32 cp;
+
+	if (s->i < s->n)
+		return s->buf[s->i++];
+	if (p >= s->end)
+		return 0;
+	if (*p != '\\') {
+		s->p++;
+		return *p;
+	}
+	s->p += 2;
+	switch (p[1]) {
+	case 'b':
+		return '\b';
+	case 'f':
+		return '\f';
+	case 'n':
+		return '\n';
+	case 'r':
+		return '\r';
+	case 't':
+		return '\t';
+	case 'u':
+		break;
+	default:	/* '"', '\\', '/' */
+		return p[1];
+	}
+	cp = eq_hex4(p + 2);
+	s->p = p + 6;
+	if (cp >= 0xd800 && cp <= 0xdbff) {
+		cp = 0x10000 + ((cp - 0xd800) << 10) + (eq_hex4(p + 8) - 0xdc00);
+		s->p = p + 12;
+	}
+	s->n = eq_utf8(cp, s->buf);
+	s->i = 1;
+	return s->buf[0];
+}
+
+/* Whether string (or key) tokens @i of @a and @j of @b decode alike. */
+static bool eq_str(const struct vl_json *a, u32 i, const struct vl_json *b,
+		   u32 j)
+{
+	const struct vl_json_tok *ta = &a->toks[i], *tb = &b->toks[j];
+	struct eq_str sa, sb;
+	u32 n;
+
+	if (ta->count != tb->count)
+		return false;
+	if (!((ta->flags | tb->flags) & VL_JSON_F_ESC))
+		return !memcmp(a->buf + ta->start + 1, b->buf + tb->start + 1,
+			       ta->count);
+	eq_str_init(&sa, a, i);
+	eq_str_init(&sb, b, j);
+	for (n = 0; n < ta->count; n++)
+		if (eq_str_next(&sa) != eq_str_next(&sb))
+			return false;
+	return true;
+}
+
+/* Members of object @obj whose value is not null. */
+static u32 eq_members(const struct vl_json *js, u32 obj)
+{
+	u32 key, val, n = 0;
+
+	vl_json_for_each_member(js, obj, key, val)
+		n += js->toks[val].type != VL_JSON_NULL;
+	return n;
+}
+
+/*
+ * The next pair of values to compare in the containers of @f: returns 1
+ * with *@i and *@j set, 0 when the containers are done, -ENOENT when a
+ * member of the received object is not in the other one.
+ */
+static int eq_next(const struct vl_json *a, const struct vl_json *b,
+		   struct eq_frame *f, u32 *i, u32 *j)
+{
+	u32 end = a->toks[f->a].next, key, val, bkey, bval;
+
+	if (a->toks[f->a].type == VL_JSON_ARRAY) {
+		if (f->apos >= end)
+			return 0;
+		*i = f->apos;
+		*j = f->bpos;
+		f->apos = a->toks[*i].next;
+		f->bpos = b->toks[*j].next;
+		return 1;
+	}
+	while (f->apos < end) {
+		key = f->apos;
+		val = key + 1;
+		f->apos = a->toks[val].next;
+		if (a->toks[val].type == VL_JSON_NULL)
+			continue;	/* null is absent */
+		cond_resched();
+		vl_json_for_each_member(b, f->b, bkey, bval) {
+			if (eq_str(a, key, b, bkey)) {
+				if (b->toks[bval].type == VL_JSON_NULL)
+					return -ENOENT;
+				*i = val;
+				*j = bval;
+				return 1;
+			}
+		}
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Compare the parsed values; @stack has room for @max open containers. */
+static int eq_values(const struct vl_json *a, const struct vl_json *b,
+		     struct eq_frame *stack, u32 max)
+{
+	u32 i = 0, j = 0, depth = 0;
+	int ret;
+
+	for (;;) {
+		const struct vl_json_tok *ta = &a->toks[i], *tb = &b->toks[j];
+
+		if (ta->type != tb->type)
+			return 0;
+		switch (ta->type) {
+		case VL_JSON_STRING:
+			if (!eq_str(a, i, b, j))
+				return 0;
+			break;
+		case VL_JSON_NUMBER:
+			if (vl_json_num_cmp(a->buf + ta->start, ta->len,
+					    b->buf + tb->start, tb->len))
+				return 0;
+			break;
+		case VL_JSON_BOOL:
+			if ((ta->flags ^ tb->flags) & VL_JSON_F_TRUE)
+				return 0;
+			break;
+		case VL_JSON_OBJECT:
+		case VL_JSON_ARRAY:
+			if (ta->type == VL_JSON_ARRAY ? ta->count != tb->count :
+			    eq_members(a, i) != eq_members(b, j))
+				return 0;
+			if (depth == max)
+				return -E2BIG;
+			stack[depth++] = (struct eq_frame){
+				.a = i, .b = j, .apos = i + 1, .bpos = j + 1,
+			};
+			break;
+		}
+		/* the next pair, from the innermost container not done yet */
+		for (;;) {
+			if (!depth)
+				return 1;
+			ret = eq_next(a, b, &stack[depth - 1], &i, &j);
+			if (ret < 0)
+				return 0;
+			if (ret)
+				break;
+			depth--;
+		}
+	}
+}
+
+/* Tokens enough for any valid text of @len bytes (see json.h). */
+static u32 eq_tokens(size_t len)
+{
+	return min_t(size_t, len / 2 + 1, VL_JSON_TOKENS_MAX);
+}
+
+/**
+ * varlink_json_equal() - whether a received JSON value equals an expected one
+ * @v: a parameter decoded as VARLINK_JSON; @v->text NULL stands for an
+ *	absent or null parameter
+ * @json: the expected value as a NUL-terminated JSON text, e.g. a string
+ *	constant; any JSON value, whitespace allowed
+ *
+ * Equality is that of the JSON data model, with varlink's reading of null:
+ *  - objects have the same members in any order; a member whose value is
+ *    null counts as absent (varlink: absent and null are equivalent), at
+ *    any depth, so {"a": null} equals {};
+ *  - arrays have the same elements in the same order; a null element is a
+ *    value like any other;
+ *  - numbers have the same value, compared exactly in decimal, never
+ *    rounded to a double: 1 equals 1.0 and 10e-1, 0 equals -0, but
+ *    3.141592653589793 does not equal 3.1415926535897931;
+ *  - strings and keys have the same bytes once unescaped, compared
+ *    case-sensitively: "\u0041" equals "A", "Foo" does not equal "foo";
+ *  - true, false and null equal themselves; an absent @v equals null.
+ *
+ * Only the token arrays of the two texts (and the stack of open containers
+ * with them) are allocated, once.  An object's members are looked up one
+ * by one, so the time is quadratic in the members of the objects compared.
+ *
+ * Context: process context, may sleep.
+ * Return: 1 if the values are equal, 0 if not, or a negative errno:
+ * -EINVAL if @json is NULL or either text is not one valid JSON value,
+ * -E2BIG if one nests deeper than VL_JSON_DEPTH_MAX or has too many tokens
+ * (an invalid text may get -E2BIG too), -EMSGSIZE if one is over
+ * VL_MSG_SIZE_MAX bytes, -ENOMEM.
+ */
+int varlink_json_equal(const struct varlink_json *v, const char *json)
+{
+	static const struct vl_json_limits lim = {
+		.max_size = VL_MSG_SIZE_MAX,
+		.max_depth = VL_JSON_DEPTH_MAX,
+		.max_tokens = VL_JSON_TOKENS_MAX,
+	};
+	const char *vtext = v->text ? v->text : "null";
+	size_t vlen = v->text ? v->len : 4, jlen;
+	u32 na, nb, nframes;
+	struct vl_json a, b;
+	struct vl_json_tok *toks;
+	struct eq_frame *stack;
+	size_t size;
+	int ret;
+
+	if (!json)
+		return -EINVAL;
+	jlen = strlen(json);
+	if (vlen > VL_MSG_SIZE_MAX || jlen > VL_MSG_SIZE_MAX)
+		return -EMSGSIZE;
+	na = eq_tokens(vlen);
+	nb = eq_tokens(jlen);
+	/* a frame per container open in @v: no more than its tokens */
+	nframes = min_t(u32, na, VL_JSON_DEPTH_MAX + 1);
+	size = size_add(array_size(na + nb, sizeof(*toks)),
+			array_size(nframes, sizeof(*stack)));
+	toks = kvmalloc(size, GFP_KERNEL);
+	if (!toks)
+		return -ENOMEM;
+	stack = (struct eq_frame *)(toks + na + nb);
+
+	vl_json_init(&a, toks, na);
+	vl_json_init(&b, toks + na, nb);
+	ret = vl_json_parse(&a, vtext, vlen, &lim);
+	if (!ret)
+		ret = vl_json_parse(&b, json, jlen, &lim);
+	if (!ret)
+		ret = eq_values(&a, &b, stack, nframes);
+	kvfree(toks);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(varlink_json_equal);

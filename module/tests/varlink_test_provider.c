@@ -1,0 +1,944 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * org.kernel.varlink.test: a provider module that exercises every feature
+ * of the varlink core for the selftests.
+ *
+ * It declares every type of the interface definition language, and has a
+ * method for each way a call can go: typed and raw (VARLINK_JSON)
+ * parameters echoed back, a reply built with every reply function, a
+ * stream of replies from the callback (Count), a stream from a periodic
+ * work item that only ends when it is cancelled (Monitor), a reply
+ * deferred to a work item (Defer), a callback that sleeps (Slow), a
+ * capability check (Privileged), errors from an errno and from the IDL,
+ * and a method that is declared but not implemented.  Most methods are
+ * VARLINK_FAST, and so also run in the caller's task; Count, Slow and Big
+ * always run in a kworker.
+ *
+ * Deferred calls live in test_works, under test_lock.  A cancel callback
+ * may run at any time until, and even shortly after, the final reply, and
+ * concurrently with the work item: it gets an id, not a pointer, and only
+ * acts on an item it still finds on the list.  An item leaves the list
+ * before its final reply and is freed by its own work function, after
+ * cancelling the run that a cancel callback may have queued in between.
+ */
+#include <linux/atomic.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/limits.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "../varlink.h"
+
+/* Bounds of the parameters, also stated in the IDL */
+#define TEST_SLEEP_MAX_MS	5000
+#define TEST_INTERVAL_MAX_MS	1000
+#define TEST_INTERVAL_DEF_MS	10
+#define TEST_COUNT_MAX		SZ_1M
+#define TEST_BIG_MAX		SZ_1M
+
+static const char test_idl[] =
+"# Test interface of the in-kernel varlink server.\n"
+"#\n"
+"# Served by varlink_test_provider.ko for the selftests.  It declares every\n"
+"# type of the interface definition language and has a method for each way\n"
+"# a call can go: echoed parameters, streams, deferred replies, cancelled\n"
+"# calls, permission checks and errors.  Nothing it does has an effect\n"
+"# outside the module.\n"
+"interface org.kernel.varlink.test\n"
+"\n"
+"# A named enum.\n"
+"type Color (red, green, blue)\n"
+"\n"
+"# A named struct.\n"
+"type Point (\n"
+"\t# horizontal coordinate\n"
+"\tx: int,\n"
+"\t# vertical coordinate\n"
+"\ty: int\n"
+")\n"
+"\n"
+"# Every type of the language, each in a field of its own.\n"
+"type Everything (\n"
+"\t# true or false\n"
+"\tbool: bool,\n"
+"\t# an integer, signed or unsigned 64-bit\n"
+"\tint: int,\n"
+"\t# a number\n"
+"\tfloat: float,\n"
+"\t# a string\n"
+"\tstring: string,\n"
+"\t# any JSON object\n"
+"\tobject: object,\n"
+"\t# any JSON value but null\n"
+"\tany: any,\n"
+"\t# an anonymous enum\n"
+"\tenum: (one, two, three),\n"
+"\t# a named enum\n"
+"\tcolor: Color,\n"
+"\t# an anonymous struct, with an anonymous struct in it\n"
+"\tstruct: (point: Point, inner: (label: string, flag: ?bool)),\n"
+"\t# an array\n"
+"\tarray: []int,\n"
+"\t# a map\n"
+"\tmap: [string]string,\n"
+"\t# a set of strings\n"
+"\tset: [string](),\n"
+"\t# a nullable value\n"
+"\tmaybe: ?string,\n"
+"\t# containers in containers\n"
+"\tnested: ?[][string]?Point\n"
+")\n"
+"\n"
+"# Replies at once, with no parameters.\n"
+"method Ping() -> ()\n"
+"\n"
+"# Returns its parameters, decoded into C types and written back: int as\n"
+"# a 64-bit signed integer, uint as a 64-bit unsigned one, small as a\n"
+"# 32-bit signed one, usmall as a 32-bit unsigned one.\n"
+"method EchoScalars(\n"
+"\tbool: bool,\n"
+"\tint: int,\n"
+"\tuint: int,\n"
+"\tsmall: int,\n"
+"\tusmall: int,\n"
+"\tstring: string\n"
+") -> (\n"
+"\tbool: bool,\n"
+"\tint: int,\n"
+"\tuint: int,\n"
+"\tsmall: int,\n"
+"\tusmall: int,\n"
+"\tstring: string\n"
+")\n"
+"\n"
+"# Returns the parameters it was given, as they were given; absent or null\n"
+"# ones are absent from the reply.\n"
+"method Echo(\n"
+"\tstring: ?string,\n"
+"\tfloat: ?float,\n"
+"\tobject: ?object,\n"
+"\tany: ?any,\n"
+"\tenum: ?(one, two, three),\n"
+"\tcolor: ?Color,\n"
+"\tpoint: ?Point,\n"
+"\tstruct: ?(point: Point, inner: (label: string, flag: ?bool)),\n"
+"\tarray: ?[]int,\n"
+"\tmap: ?[string]string,\n"
+"\tset: ?[string](),\n"
+"\tnested: ?[][string]?Point,\n"
+"\teverything: ?Everything\n"
+") -> (\n"
+"\tstring: ?string,\n"
+"\tfloat: ?float,\n"
+"\tobject: ?object,\n"
+"\tany: ?any,\n"
+"\tenum: ?(one, two, three),\n"
+"\tcolor: ?Color,\n"
+"\tpoint: ?Point,\n"
+"\tstruct: ?(point: Point, inner: (label: string, flag: ?bool)),\n"
+"\tarray: ?[]int,\n"
+"\tmap: ?[string]string,\n"
+"\tset: ?[string](),\n"
+"\tnested: ?[][string]?Point,\n"
+"\teverything: ?Everything\n"
+")\n"
+"\n"
+"# Returns a value of every type, written with the reply functions of the\n"
+"# provider API.\n"
+"method Types() -> (everything: Everything)\n"
+"\n"
+"# Adds add (0 if absent) to a counter and returns its new value.  Called\n"
+"# with oneway, it shows that a call without a reply still runs.\n"
+"method Counter(add: ?int) -> (value: int)\n"
+"\n"
+"# Called with more, replies n times with continues and index 0 to n - 1,\n"
+"# then a last time with index n; otherwise replies once with index n.\n"
+"# n is 0 to 1048576.  A stream stops early once the client is gone.\n"
+"method Count(n: int) -> (index: int)\n"
+"\n"
+"# Requires more.  Replies from a work item every interval_ms milliseconds\n"
+"# (1 to 1000, default 10) with tick 1, 2, 3 and so on: count replies in\n"
+"# all, the last one final, or, if count is 0 or absent, until the client\n"
+"# goes away.\n"
+"method Monitor(interval_ms: ?int, count: ?int) -> (tick: int)\n"
+"\n"
+"# Replies from a work item after delay_ms milliseconds (0 to 5000), with\n"
+"# the value it was given.  Not cancelled when the client goes away.\n"
+"method Defer(delay_ms: int, value: ?string) -> (value: ?string)\n"
+"\n"
+"# Sleeps ms milliseconds (0 to 5000) in the callback, then replies.\n"
+"method Slow(ms: int) -> (ms: int)\n"
+"\n"
+"# Replies with a string of size bytes (0 to 1048576).\n"
+"method Big(size: int) -> (data: string)\n"
+"\n"
+"# Requires CAP_SYS_ADMIN.  Returns the caller's effective user id and\n"
+"# process id.\n"
+"method Privileged() -> (uid: int, pid: int)\n"
+"\n"
+"# Returns the caller's effective user id and process id, and whether it\n"
+"# holds CAP_SYS_ADMIN.\n"
+"method WhoAmI() -> (uid: int, pid: int, sys_admin: bool)\n"
+"\n"
+"# The callback returns -errno (errno 1 to 4095, but not EINPROGRESS);\n"
+"# another errno is an invalid parameter.\n"
+"method Fail(errno: int) -> ()\n"
+"\n"
+"# Fails with TestError, with the reason and code given.\n"
+"method Raise(reason: string, code: int) -> ()\n"
+"\n"
+"# Declared here, but the module does not implement it.\n"
+"method Unimplemented() -> ()\n"
+"\n"
+"# Monitor and Defer calls not finished yet, and the counter of Counter.\n"
+"method Status() -> (monitors: int, deferred: int, counter: int)\n"
+"\n"
+"# What Raise fails with.\n"
+"error TestError (reason: string, code: int)\n";
+
+static struct workqueue_struct *test_wq;
+static atomic64_t test_counter = ATOMIC64_INIT(0);
+static atomic_t test_monitors_active = ATOMIC_INIT(0);
+static atomic_t test_deferred_active = ATOMIC_INIT(0);
+
+/* Deferred calls (Monitor and Defer) that have not sent their final reply */
+static DEFINE_SPINLOCK(test_lock);
+static LIST_HEAD(test_works);
+static unsigned long test_next_id;	/* under test_lock */
+
+/**
+ * struct test_work - a call finished later, from a work item
+ * @node: on test_works, under test_lock, until the final reply
+ * @id: identifies the item to the cancel callback; never reused
+ * @call: the call
+ * @work: sends the replies
+ * @cancelled: under test_lock: send the final reply at the next run
+ * @interval: Monitor: jiffies between two replies
+ * @count: Monitor: replies to send in all, 0 for no end
+ * @tick: Monitor: replies sent so far, only touched by @work
+ * @value: Defer: the value to reply with, or NULL
+ */
+struct test_work {
+	struct list_head node;
+	unsigned long id;
+	struct varlink_call *call;
+	struct delayed_work work;
+	bool cancelled;
+	unsigned long interval;
+	s64 count;
+	s64 tick;
+	char *value;
+};
+
+/* Add @tw to test_works, with a new id. */
+static void test_work_add(struct test_work *tw)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&test_lock, flags);
+	tw->id = ++test_next_id;
+	list_add_tail(&tw->node, &test_works);
+	spin_unlock_irqrestore(&test_lock, flags);
+}
+
+/*
+ * Take @tw off test_works, after which no cancel callback finds it, and
+ * cancel a run of its work that one queued before.  Called from that work
+ * itself, which then may free @tw.
+ */
+static void test_work_del(struct test_work *tw)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&test_lock, flags);
+	list_del(&tw->node);
+	spin_unlock_irqrestore(&test_lock, flags);
+	cancel_delayed_work(&tw->work);
+}
+
+static bool test_work_cancelled(struct test_work *tw)
+{
+	unsigned long flags;
+	bool cancelled;
+
+	spin_lock_irqsave(&test_lock, flags);
+	cancelled = tw->cancelled;
+	spin_unlock_irqrestore(&test_lock, flags);
+	return cancelled;
+}
+
+/*
+ * Mark the item of @id cancelled and run its work now.  Returns false if
+ * it has already left test_works (its final reply is sent or being sent).
+ */
+static bool test_work_cancel_id(unsigned long id)
+{
+	struct test_work *tw;
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&test_lock, flags);
+	list_for_each_entry(tw, &test_works, node) {
+		if (tw->id == id) {
+			tw->cancelled = true;
+			mod_delayed_work(test_wq, &tw->work, 0);
+			found = true;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&test_lock, flags);
+	return found;
+}
+
+static void test_work_cancel(struct varlink_call *call, void *data)
+{
+	test_work_cancel_id((unsigned long)data);
+}
+
+/*
+ * The final reply.  Whether it reached the client or not, the call is
+ * finished: the callback returns 0.
+ */
+static int test_reply(struct varlink_call *call)
+{
+	varlink_reply(call);
+	return 0;
+}
+
+/* Ping() -> () */
+static int test_ping(struct varlink_call *call, const void *params)
+{
+	return test_reply(call);
+}
+
+/* Write back each parameter of @table that @params holds. */
+static void test_echo_params(struct varlink_call *call,
+			     const struct varlink_param *table, unsigned int n,
+			     const void *params)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		const struct varlink_param *p = &table[i];
+		const void *v = params + p->offset;
+
+		switch (p->type) {
+		case VARLINK_BOOL:
+			varlink_put_bool(call, p->name, *(const bool *)v);
+			break;
+		case VARLINK_S64:
+			varlink_put_s64(call, p->name, *(const s64 *)v);
+			break;
+		case VARLINK_U64:
+			varlink_put_u64(call, p->name, *(const u64 *)v);
+			break;
+		case VARLINK_S32:
+			varlink_put_s64(call, p->name, *(const s32 *)v);
+			break;
+		case VARLINK_U32:
+			varlink_put_u64(call, p->name, *(const u32 *)v);
+			break;
+		case VARLINK_STRING:
+			if (*(const char * const *)v)
+				varlink_put_str(call, p->name,
+						*(const char * const *)v);
+			break;
+		case VARLINK_JSON:
+			if (((const struct varlink_json *)v)->text)
+				varlink_put_json(call, p->name, v);
+			break;
+		}
+	}
+}
+
+struct test_scalars {
+	bool b;
+	s64 i;
+	u64 u;
+	s32 small;
+	u32 usmall;
+	const char *string;
+};
+
+static const struct varlink_param test_scalars_params[] = {
+	VARLINK_PARAM("bool", VARLINK_BOOL, struct test_scalars, b),
+	VARLINK_PARAM("int", VARLINK_S64, struct test_scalars, i),
+	VARLINK_PARAM("uint", VARLINK_U64, struct test_scalars, u),
+	VARLINK_PARAM("small", VARLINK_S32, struct test_scalars, small),
+	VARLINK_PARAM("usmall", VARLINK_U32, struct test_scalars, usmall),
+	VARLINK_PARAM("string", VARLINK_STRING, struct test_scalars, string),
+};
+
+static int test_echo_scalars(struct varlink_call *call, const void *params)
+{
+	test_echo_params(call, test_scalars_params,
+			 ARRAY_SIZE(test_scalars_params), params);
+	return test_reply(call);
+}
+
+enum {
+	ECHO_FLOAT,
+	ECHO_OBJECT,
+	ECHO_ANY,
+	ECHO_ENUM,
+	ECHO_COLOR,
+	ECHO_POINT,
+	ECHO_STRUCT,
+	ECHO_ARRAY,
+	ECHO_MAP,
+	ECHO_SET,
+	ECHO_NESTED,
+	ECHO_EVERYTHING,
+	ECHO_N
+};
+
+struct test_echo {
+	const char *string;
+	struct varlink_json json[ECHO_N];
+};
+
+#define ECHO_JSON(_name, _i) \
+	VARLINK_PARAM(_name, VARLINK_JSON, struct test_echo, json[_i])
+
+static const struct varlink_param test_echo_params_table[] = {
+	VARLINK_PARAM("string", VARLINK_STRING, struct test_echo, string),
+	ECHO_JSON("float", ECHO_FLOAT),
+	ECHO_JSON("object", ECHO_OBJECT),
+	ECHO_JSON("any", ECHO_ANY),
+	ECHO_JSON("enum", ECHO_ENUM),
+	ECHO_JSON("color", ECHO_COLOR),
+	ECHO_JSON("point", ECHO_POINT),
+	ECHO_JSON("struct", ECHO_STRUCT),
+	ECHO_JSON("array", ECHO_ARRAY),
+	ECHO_JSON("map", ECHO_MAP),
+	ECHO_JSON("set", ECHO_SET),
+	ECHO_JSON("nested", ECHO_NESTED),
+	ECHO_JSON("everything", ECHO_EVERYTHING),
+};
+
+static int test_echo(struct varlink_call *call, const void *params)
+{
+	test_echo_params(call, test_echo_params_table,
+			 ARRAY_SIZE(test_echo_params_table), params);
+	return test_reply(call);
+}
+
+static void test_put_point(struct varlink_call *call, const char *key,
+			   s64 x, s64 y)
+{
+	varlink_open_object(call, key);
+	varlink_put_s64(call, "x", x);
+	varlink_put_s64(call, "y", y);
+	varlink_close_object(call);
+}
+
+/* Types() -> (everything: Everything), see the selftests for the text */
+static int test_types(struct varlink_call *call, const void *params)
+{
+	static const char tricky[] = "quote\" backslash\\ tab\t nl\n e-acute \xc3\xa9";
+
+	varlink_open_object(call, "everything");
+	varlink_put_bool(call, "bool", true);
+	varlink_put_s64(call, "int", S64_MIN);
+	varlink_put_fixed(call, "float", -314159, 5);
+	varlink_put_str_len(call, "string", tricky, sizeof(tricky) - 1);
+
+	varlink_open_object(call, "object");
+	varlink_put_str(call, "key", "value");
+	varlink_close_object(call);
+
+	varlink_open_array(call, "any");
+	varlink_put_u64(call, NULL, U64_MAX);
+	varlink_put_null(call, NULL);
+	varlink_put_bool(call, NULL, false);
+	varlink_close_array(call);
+
+	varlink_put_str(call, "enum", "two");
+	varlink_put_str(call, "color", "blue");
+
+	varlink_open_object(call, "struct");
+	test_put_point(call, "point", -1, 2);
+	varlink_open_object(call, "inner");
+	varlink_put_str(call, "label", "in");
+	varlink_put_null(call, "flag");
+	varlink_close_object(call);
+	varlink_close_object(call);
+
+	varlink_open_array(call, "array");
+	varlink_put_s64(call, NULL, S64_MIN);
+	varlink_put_s64(call, NULL, 0);
+	varlink_put_u64(call, NULL, U64_MAX);
+	varlink_close_array(call);
+
+	varlink_open_object(call, "map");
+	varlink_put_str(call, "a", "1");
+	varlink_put_str(call, "b", "");
+	varlink_close_object(call);
+
+	varlink_open_object(call, "set");
+	varlink_open_object(call, "x");
+	varlink_close_object(call);
+	varlink_close_object(call);
+
+	varlink_put_null(call, "maybe");
+
+	varlink_open_array(call, "nested");
+	varlink_open_object(call, NULL);
+	test_put_point(call, "p", 3, 4);
+	varlink_put_null(call, "q");
+	varlink_close_object(call);
+	varlink_open_object(call, NULL);
+	varlink_close_object(call);
+	varlink_close_array(call);
+
+	varlink_close_object(call);
+	return test_reply(call);
+}
+
+struct test_counter_params {
+	s64 add;
+};
+
+static const struct varlink_param test_counter_params[] = {
+	VARLINK_PARAM("add", VARLINK_S64, struct test_counter_params, add),
+};
+
+static int test_counter_call(struct varlink_call *call, const void *params)
+{
+	const struct test_counter_params *p = params;
+
+	varlink_put_s64(call, "value", atomic64_add_return(p->add, &test_counter));
+	return test_reply(call);
+}
+
+struct test_count {
+	s64 n;
+};
+
+static const struct varlink_param test_count_params[] = {
+	VARLINK_PARAM("n", VARLINK_S64, struct test_count, n),
+};
+
+/*
+ * Count(n: int) -> (index: int): a stream sent from the callback.  It
+ * stops early when a reply fails: the client is gone, or did not read and
+ * its connection was closed.  The final reply is still due.
+ */
+static int test_count(struct varlink_call *call, const void *params)
+{
+	const struct test_count *p = params;
+	int err = 0;
+	s64 i = 0;
+
+	if (p->n < 0 || p->n > TEST_COUNT_MAX)
+		return -EINVAL;
+	if (!varlink_call_more(call))
+		i = p->n;
+	for (; i < p->n; i++) {
+		varlink_put_s64(call, "index", i);
+		err = varlink_reply_continues(call);
+		if (err)
+			break;
+		cond_resched();
+	}
+	/* as in test_monitor_work(): a cancelled call kept its parameters */
+	if (err != -ECANCELED)
+		varlink_put_s64(call, "index", i);
+	return test_reply(call);
+}
+
+struct test_monitor_params {
+	s64 interval_ms;
+	s64 count;
+};
+
+static const struct varlink_param test_monitor_params[] = {
+	VARLINK_PARAM("interval_ms", VARLINK_S64, struct test_monitor_params,
+		      interval_ms),
+	VARLINK_PARAM("count", VARLINK_S64, struct test_monitor_params, count),
+};
+
+/*
+ * One run of a Monitor call: the next reply, then the next run.  A
+ * cancelled call, one whose client is gone, and the count-th reply end
+ * the call.
+ */
+static void test_monitor_work(struct work_struct *work)
+{
+	struct test_work *tw = container_of(to_delayed_work(work),
+					    struct test_work, work);
+	int err;
+
+	if (test_work_cancelled(tw)) {
+		varlink_put_s64(tw->call, "tick", tw->tick);
+		goto final;
+	}
+	tw->tick++;
+	varlink_put_s64(tw->call, "tick", tw->tick);
+	if (tw->count && tw->tick >= tw->count)
+		goto final;
+	err = varlink_reply_continues(tw->call);
+	if (!err) {
+		queue_delayed_work(test_wq, &tw->work, tw->interval);
+		return;
+	}
+	/*
+	 * Nobody reads any more: the final reply is dropped.  A cancelled
+	 * call kept the parameters written, a failed send did not.
+	 */
+	if (err != -ECANCELED)
+		varlink_put_s64(tw->call, "tick", tw->tick);
+final:
+	test_work_del(tw);
+	varlink_reply(tw->call);
+	atomic_dec(&test_monitors_active);
+	kfree(tw);
+}
+
+static int test_monitor(struct varlink_call *call, const void *params)
+{
+	const struct test_monitor_params *p = params;
+	s64 interval = p->interval_ms ? p->interval_ms : TEST_INTERVAL_DEF_MS;
+	struct test_work *tw;
+
+	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS || p->count < 0)
+		return -EINVAL;
+	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
+	if (!tw)
+		return -ENOMEM;
+	tw->call = call;
+	tw->interval = msecs_to_jiffies(interval);
+	tw->count = p->count;
+	INIT_DELAYED_WORK(&tw->work, test_monitor_work);
+
+	atomic_inc(&test_monitors_active);
+	test_work_add(tw);
+	/* may run the callback at once if the client is already gone */
+	varlink_call_set_cancel(call, test_work_cancel, (void *)tw->id);
+	queue_delayed_work(test_wq, &tw->work, 0);
+	return -EINPROGRESS;
+}
+
+struct test_defer_params {
+	u32 delay_ms;
+	const char *value;
+};
+
+static const struct varlink_param test_defer_params[] = {
+	VARLINK_PARAM("delay_ms", VARLINK_U32, struct test_defer_params,
+		      delay_ms),
+	VARLINK_PARAM("value", VARLINK_STRING, struct test_defer_params,
+		      value),
+};
+
+/* The reply of a Defer call; it has no cancel callback but module exit's. */
+static void test_defer_work(struct work_struct *work)
+{
+	struct test_work *tw = container_of(to_delayed_work(work),
+					    struct test_work, work);
+
+	test_work_del(tw);
+	if (tw->value)
+		varlink_put_str(tw->call, "value", tw->value);
+	varlink_reply(tw->call);
+	atomic_dec(&test_deferred_active);
+	kfree(tw->value);
+	kfree(tw);
+}
+
+static int test_defer(struct varlink_call *call, const void *params)
+{
+	const struct test_defer_params *p = params;
+	struct test_work *tw;
+
+	if (p->delay_ms > TEST_SLEEP_MAX_MS)
+		return -EINVAL;
+	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
+	if (!tw)
+		return -ENOMEM;
+	if (p->value) {
+		tw->value = kstrdup(p->value, GFP_KERNEL);
+		if (!tw->value) {
+			kfree(tw);
+			return -ENOMEM;
+		}
+	}
+	tw->call = call;
+	INIT_DELAYED_WORK(&tw->work, test_defer_work);
+
+	atomic_inc(&test_deferred_active);
+	test_work_add(tw);
+	queue_delayed_work(test_wq, &tw->work, msecs_to_jiffies(p->delay_ms));
+	return -EINPROGRESS;
+}
+
+struct test_ms {
+	u32 ms;
+};
+
+static const struct varlink_param test_slow_params[] = {
+	VARLINK_PARAM("ms", VARLINK_U32, struct test_ms, ms),
+};
+
+static int test_slow(struct varlink_call *call, const void *params)
+{
+	const struct test_ms *p = params;
+
+	if (p->ms > TEST_SLEEP_MAX_MS)
+		return -EINVAL;
+	msleep(p->ms);
+	varlink_put_u64(call, "ms", p->ms);
+	return test_reply(call);
+}
+
+struct test_big {
+	u32 size;
+};
+
+static const struct varlink_param test_big_params[] = {
+	VARLINK_PARAM("size", VARLINK_U32, struct test_big, size),
+};
+
+static int test_big(struct varlink_call *call, const void *params)
+{
+	const struct test_big *p = params;
+	char *data;
+
+	if (p->size > TEST_BIG_MAX)
+		return -EINVAL;
+	data = kvmalloc(p->size + 1, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	memset(data, 'x', p->size);
+	varlink_put_str_len(call, "data", data, p->size);
+	kvfree(data);
+	return test_reply(call);
+}
+
+static void test_put_caller(struct varlink_call *call)
+{
+	varlink_put_u64(call, "uid",
+			from_kuid_munged(&init_user_ns, varlink_call_uid(call)));
+	varlink_put_s64(call, "pid", varlink_call_pid(call));
+}
+
+/* Only reached with CAP_SYS_ADMIN: the core checks VARLINK_CAPABLE. */
+static int test_privileged(struct varlink_call *call, const void *params)
+{
+	test_put_caller(call);
+	return test_reply(call);
+}
+
+static int test_whoami(struct varlink_call *call, const void *params)
+{
+	test_put_caller(call);
+	varlink_put_bool(call, "sys_admin",
+			 varlink_call_capable(call, CAP_SYS_ADMIN));
+	return test_reply(call);
+}
+
+struct test_fail {
+	s64 err;
+};
+
+static const struct varlink_param test_fail_params[] = {
+	VARLINK_PARAM("errno", VARLINK_S64, struct test_fail, err),
+};
+
+static int test_fail(struct varlink_call *call, const void *params)
+{
+	const struct test_fail *p = params;
+
+	if (p->err < 1 || p->err > MAX_ERRNO || p->err == EINPROGRESS)
+		return -EINVAL;
+	return -p->err;
+}
+
+struct test_raise {
+	const char *reason;
+	s64 code;
+};
+
+static const struct varlink_param test_raise_params[] = {
+	VARLINK_PARAM("reason", VARLINK_STRING, struct test_raise, reason),
+	VARLINK_PARAM("code", VARLINK_S64, struct test_raise, code),
+};
+
+static int test_raise(struct varlink_call *call, const void *params)
+{
+	const struct test_raise *p = params;
+
+	varlink_put_str(call, "reason", p->reason);
+	varlink_put_s64(call, "code", p->code);
+	varlink_error(call, "org.kernel.varlink.test.TestError");
+	return 0;
+}
+
+static int test_status(struct varlink_call *call, const void *params)
+{
+	varlink_put_s64(call, "monitors", atomic_read(&test_monitors_active));
+	varlink_put_s64(call, "deferred", atomic_read(&test_deferred_active));
+	varlink_put_s64(call, "counter", atomic64_read(&test_counter));
+	return test_reply(call);
+}
+
+static const struct varlink_method test_methods[] = {
+	{ .name = "Ping", .call = test_ping, .flags = VARLINK_FAST },
+	{
+		.name = "EchoScalars",
+		.call = test_echo_scalars,
+		.params = test_scalars_params,
+		.n_params = ARRAY_SIZE(test_scalars_params),
+		.params_size = sizeof(struct test_scalars),
+		.flags = VARLINK_FAST,
+	},
+	{
+		.name = "Echo",
+		.call = test_echo,
+		.params = test_echo_params_table,
+		.n_params = ARRAY_SIZE(test_echo_params_table),
+		.params_size = sizeof(struct test_echo),
+		.flags = VARLINK_FAST,
+	},
+	{ .name = "Types", .call = test_types, .flags = VARLINK_FAST },
+	{
+		.name = "Counter",
+		.call = test_counter_call,
+		.params = test_counter_params,
+		.n_params = ARRAY_SIZE(test_counter_params),
+		.params_size = sizeof(struct test_counter_params),
+		.flags = VARLINK_FAST,
+	},
+	{
+		.name = "Count",
+		.call = test_count,
+		.params = test_count_params,
+		.n_params = ARRAY_SIZE(test_count_params),
+		.params_size = sizeof(struct test_count),
+		.flags = VARLINK_MORE,
+	},
+	{
+		.name = "Monitor",
+		.call = test_monitor,
+		.params = test_monitor_params,
+		.n_params = ARRAY_SIZE(test_monitor_params),
+		.params_size = sizeof(struct test_monitor_params),
+		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_FAST,
+	},
+	{
+		.name = "Defer",
+		.call = test_defer,
+		.params = test_defer_params,
+		.n_params = ARRAY_SIZE(test_defer_params),
+		.params_size = sizeof(struct test_defer_params),
+		.flags = VARLINK_FAST,
+	},
+	{
+		.name = "Slow",
+		.call = test_slow,
+		.params = test_slow_params,
+		.n_params = ARRAY_SIZE(test_slow_params),
+		.params_size = sizeof(struct test_ms),
+	},
+	{
+		.name = "Big",
+		.call = test_big,
+		.params = test_big_params,
+		.n_params = ARRAY_SIZE(test_big_params),
+		.params_size = sizeof(struct test_big),
+	},
+	{
+		.name = "Privileged",
+		.call = test_privileged,
+		.flags = VARLINK_CAPABLE | VARLINK_FAST,
+		.capability = CAP_SYS_ADMIN,
+	},
+	{ .name = "WhoAmI", .call = test_whoami, .flags = VARLINK_FAST },
+	{
+		.name = "Fail",
+		.call = test_fail,
+		.params = test_fail_params,
+		.n_params = ARRAY_SIZE(test_fail_params),
+		.params_size = sizeof(struct test_fail),
+		.flags = VARLINK_FAST,
+	},
+	{
+		.name = "Raise",
+		.call = test_raise,
+		.params = test_raise_params,
+		.n_params = ARRAY_SIZE(test_raise_params),
+		.params_size = sizeof(struct test_raise),
+		.flags = VARLINK_FAST,
+	},
+	{ .name = "Unimplemented", .call = NULL },
+	{ .name = "Status", .call = test_status, .flags = VARLINK_FAST },
+};
+
+static const struct varlink_interface test_iface = {
+	.idl = test_idl,
+	.methods = test_methods,
+	.n_methods = ARRAY_SIZE(test_methods),
+	.owner = THIS_MODULE,
+};
+
+/*
+ * Finish every deferred call at once: the core cancels and waits for
+ * them when the interface is unregistered, so normally there are none
+ * left; this is for a core that would not.
+ */
+static void test_finish_all(void)
+{
+	struct test_work *tw;
+	unsigned long flags;
+
+	spin_lock_irqsave(&test_lock, flags);
+	list_for_each_entry(tw, &test_works, node) {
+		tw->cancelled = true;
+		mod_delayed_work(test_wq, &tw->work, 0);
+	}
+	spin_unlock_irqrestore(&test_lock, flags);
+	flush_workqueue(test_wq);
+}
+
+static int __init test_init(void)
+{
+	int err;
+
+	test_wq = alloc_workqueue("varlink_test", 0, 0);
+	if (!test_wq)
+		return -ENOMEM;
+	err = varlink_register_interface(&test_iface);
+	if (err)
+		goto err_wq;
+	return 0;
+
+err_wq:
+	destroy_workqueue(test_wq);
+	return err;
+}
+
+static void __exit test_exit(void)
+{
+	varlink_unregister_interface(&test_iface);
+	test_finish_all();
+	WARN_ON(!list_empty(&test_works));
+	/* the work functions may still be returning from their last reply */
+	destroy_workqueue(test_wq);
+}
+
+module_init(test_init);
+module_exit(test_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("varlink test interface org.kernel.varlink.test");
+MODULE_AUTHOR("The kvarlink authors");

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unloading the core, varlink.ko, with clients connected; it runs last.
+ *
+ * While a provider is loaded, the core refuses to go (EBUSY or EAGAIN)
+ * and keeps serving.  With the providers gone, it unloads with clients
+ * connected, idle, in the middle of a message or with replies unread:
+ * each sees its connection closed, and the name is free again.  Then the
+ * core and every provider are loaded again and serve new clients.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+
+#define M(name)		"\"method\":\"" VT_IFACE "." name "\""
+
+/* Every provider module: they use the core, and must go first */
+static char providers[32][64];
+static int n_providers;
+
+static int unload_providers(void)
+{
+	int i, err;
+
+	for (i = 0; i < n_providers; i++) {
+		err = vt_rmmod(providers[i], 60000);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	return 0;
+}
+
+static int load_providers(void)
+{
+	int i, err;
+
+	for (i = 0; i < n_providers; i++) {
+		if (vt_module_loaded(providers[i]))
+			continue;
+		err = vt_insmod(providers[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+FIXTURE(core) {
+	struct vt_conn idle, half, monitor, pipelined;
+};
+
+FIXTURE_SETUP(core)
+{
+	int i;
+
+	ASSERT_TRUE(vt_module_loaded(VT_CORE_MODULE));
+	n_providers = vt_module_holders(VT_CORE_MODULE, providers, 32);
+	for (i = 0; i < n_providers; i++)
+		TH_LOG("provider: %s", providers[i]);
+	ASSERT_TRUE(vt_module_loaded(VT_PROVIDER_MODULE));
+	ASSERT_EQ(0, vt_open_ready(&self->idle));
+	ASSERT_EQ(0, vt_open_ready(&self->half));
+	ASSERT_EQ(0, vt_open_ready(&self->monitor));
+	ASSERT_EQ(0, vt_open_ready(&self->pipelined));
+}
+
+FIXTURE_TEARDOWN(core)
+{
+	vt_close(&self->idle);
+	vt_close(&self->half);
+	vt_close(&self->monitor);
+	vt_close(&self->pipelined);
+	/* leave everything loaded, as the guest expects */
+	if (!vt_module_loaded(VT_CORE_MODULE))
+		vt_insmod(VT_CORE_MODULE);
+	load_providers();
+}
+
+TEST_F_TIMEOUT(core, unload_with_clients, 120)
+{
+	struct vt_conn c;
+	const char *msg;
+	int ret, fd;
+
+	/* a provider depends on the core: the core stays, and serves */
+	ret = vt_delete_module(VT_CORE_MODULE);
+	EXPECT_TRUE(ret == -EBUSY || ret == -EAGAIN) TH_LOG("%s", strerror(-ret));
+	ASSERT_EQ(1, vt_call(&self->idle, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+
+	ASSERT_EQ(0, vt_send(&self->monitor, VT_MORE("Monitor", "{\"interval_ms\":20}")));
+	ASSERT_EQ(1, vt_recv(&self->monitor, VT_TIMEOUT_MS, &msg));
+	ASSERT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
+	ASSERT_EQ(0, unload_providers());
+
+	/* the stream ended: a final reply, an error, or a closed connection */
+	while ((ret = vt_recv(&self->monitor, VT_TIMEOUT_MS, &msg)) == 1 &&
+	       vt_continues(msg))
+		;
+	EXPECT_LE(0, ret) TH_LOG("the stream hangs");
+
+	/* clients idle, in the middle of a message, with replies unread */
+	ASSERT_EQ(0, vt_send_raw(&self->half, "{\"method\":\"org.var", 18));
+	for (ret = 0; ret < 3; ret++)
+		ASSERT_EQ(0, vt_send(&self->pipelined,
+				     "{\"method\":\"org.varlink.service.GetInfo\"}"));
+	vt_sleep_ms(200);	/* replies wait, unread */
+	ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
+	ASSERT_FALSE(vt_module_loaded(VT_CORE_MODULE));
+
+	/* every connection is closed, the name is free */
+	EXPECT_EQ(1, vt_closed(&self->idle, VT_TIMEOUT_MS));
+	EXPECT_EQ(1, vt_closed(&self->half, VT_TIMEOUT_MS));
+	while ((ret = vt_recv(&self->pipelined, VT_TIMEOUT_MS, &msg)) == 1)
+		EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_EQ(0, ret);
+	vt_close(&self->monitor);
+	EXPECT_FALSE(vt_socket_listed());
+	fd = vt_connect();
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ECONNREFUSED, errno);
+	if (fd >= 0)
+		close(fd);
+
+	/* and back */
+	ASSERT_EQ(0, vt_insmod(VT_CORE_MODULE));
+	ASSERT_TRUE(vt_socket_listed());
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.InterfaceNotFound"))
+		TH_LOG("%s", msg);
+	ASSERT_EQ(0, load_providers());
+	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
+/* Load and unload the core a few times, with a client each time. */
+TEST_F_TIMEOUT(core, cycles, 120)
+{
+	struct vt_conn c;
+	const char *msg;
+	int i;
+
+	vt_close(&self->idle);
+	vt_close(&self->half);
+	vt_close(&self->monitor);
+	vt_close(&self->pipelined);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, unload_providers());
+		ASSERT_EQ(0, vt_open_ready(&c));
+		ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
+		EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS));
+		vt_close(&c);
+		ASSERT_EQ(0, vt_insmod(VT_CORE_MODULE));
+		ASSERT_EQ(0, load_providers());
+		ASSERT_EQ(0, vt_open_ready(&c));
+		ASSERT_EQ(1, vt_call(&c, "{\"method\":\"org.varlink.service.GetInfo\"}",
+				     &msg));
+		EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+		vt_close(&c);
+	}
+}
+
+TEST_HARNESS_MAIN

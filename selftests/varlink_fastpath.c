@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast path: a VARLINK_FAST method is served in the task that sent
+ * the call.  Whatever way the bytes arrive (send, MSG_DONTWAIT, several
+ * threads on one connection, splice, sendfile), every call gets its reply
+ * in order; the debug kernel proves it lockdep-, KASAN- and
+ * might_sleep-clean.  With fast_path=0 the same calls go to a kworker.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+
+#define PING "{\"method\":\"" VT_IFACE ".Ping\"}"
+#define CALLS 200
+
+static long long stat_read(const char *name)
+{
+	char path[128], buf[32] = "";
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/varlink/statistics/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = atoll(buf);
+		fclose(f);
+	}
+	return v;
+}
+
+static int set_fast_path(int on)
+{
+	int fd = open("/sys/module/varlink/parameters/fast_path", O_WRONLY);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, on ? "Y" : "N", 1) == 1 ? 0 : -errno;
+	close(fd);
+	return ret;
+}
+
+/* Read @n replies to Ping, each a success. */
+static int expect_pings(struct vt_conn *c, int n)
+{
+	const char *msg;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_is_ok(msg))
+			return -1;
+	}
+	return 0;
+}
+
+FIXTURE(fast) {
+	struct vt_conn c;
+	long long inline_before;
+};
+
+FIXTURE_VARIANT(fast) {
+	int fast_path;
+};
+
+FIXTURE_VARIANT_ADD(fast, on) {
+	.fast_path = 1,
+};
+
+FIXTURE_VARIANT_ADD(fast, off) {
+	.fast_path = 0,
+};
+
+FIXTURE_SETUP(fast)
+{
+	ASSERT_EQ(0, set_fast_path(variant->fast_path));
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+	self->inline_before = stat_read("calls_inline");
+	ASSERT_LE(0, self->inline_before);
+}
+
+FIXTURE_TEARDOWN(fast)
+{
+	vt_close(&self->c);
+	set_fast_path(1);
+}
+
+/*
+ * Calls served in the caller's task since setup: nearly all of them with
+ * the fast path on (it yields to the connection's kworker whenever that
+ * runs), none with it off.
+ */
+#define EXPECT_INLINE(calls) do {					\
+	long long served = stat_read("calls_inline") - self->inline_before; \
+									\
+	if (variant->fast_path) {					\
+		EXPECT_LE((calls) * 9 / 10, served);			\
+	} else {							\
+		EXPECT_EQ(0, served);					\
+	}								\
+} while (0)
+
+TEST_F(fast, sequential)
+{
+	const char *msg;
+	int i;
+
+	for (i = 0; i < CALLS; i++) {
+		ASSERT_EQ(1, vt_call(&self->c, PING, &msg));
+		ASSERT_TRUE(vt_is_ok(msg));
+	}
+	EXPECT_INLINE(CALLS);
+}
+
+TEST_F(fast, dontwait)
+{
+	int i;
+
+	for (i = 0; i < CALLS; i++) {
+		ASSERT_EQ((ssize_t)sizeof(PING),
+			  send(self->c.fd, PING, sizeof(PING), MSG_DONTWAIT));
+		ASSERT_EQ(0, expect_pings(&self->c, 1));
+	}
+	EXPECT_INLINE(CALLS);
+}
+
+TEST_F(fast, pipelined)
+{
+	char buf[16 * sizeof(PING)];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		memcpy(buf + i * sizeof(PING), PING, sizeof(PING));
+	for (i = 0; i < CALLS / 16; i++) {
+		ASSERT_EQ(0, vt_send_raw(&self->c, buf, sizeof(buf)));
+		ASSERT_EQ(0, expect_pings(&self->c, 16));
+	}
+	EXPECT_INLINE(CALLS / 16 * 16);
+}
+
+struct sender {
+	int fd;
+	int calls;
+	int err;
+};
+
+static void *send_pings(void *arg)
+{
+	struct sender *s = arg;
+	int i;
+
+	for (i = 0; i < s->calls; i++) {
+		/* one send per message: the stream keeps it whole */
+		if (send(s->fd, PING, sizeof(PING), MSG_NOSIGNAL) != sizeof(PING)) {
+			s->err = errno;
+			break;
+		}
+	}
+	return NULL;
+}
+
+TEST_F(fast, threads_on_one_connection)
+{
+	struct sender s[4];
+	pthread_t t[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		s[i] = (struct sender){ .fd = self->c.fd, .calls = CALLS / 4 };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, send_pings, &s[i]));
+	}
+	EXPECT_EQ(0, expect_pings(&self->c, CALLS / 4 * 4));
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, s[i].err);
+	}
+}
+
+TEST_F(fast, splice)
+{
+	int p[2], i;
+
+	ASSERT_EQ(0, pipe(p));
+	for (i = 0; i < CALLS / 20; i++) {
+		ASSERT_EQ((ssize_t)(4 * sizeof(PING)),
+			  write(p[1], PING "\0" PING "\0" PING "\0" PING,
+				4 * sizeof(PING)));
+		ASSERT_EQ((ssize_t)(4 * sizeof(PING)),
+			  splice(p[0], NULL, self->c.fd, NULL, 4 * sizeof(PING), 0));
+		ASSERT_EQ(0, expect_pings(&self->c, 4));
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
+TEST_F(fast, sendfile)
+{
+	char path[] = "/tmp/varlink-fastpath-XXXXXX";
+	int fd = mkstemp(path);
+	off_t off = 0;
+	int i;
+
+	ASSERT_LE(0, fd);
+	unlink(path);
+	for (i = 0; i < CALLS; i++)
+		ASSERT_EQ((ssize_t)sizeof(PING), write(fd, PING, sizeof(PING)));
+	ASSERT_EQ((ssize_t)(CALLS * sizeof(PING)),
+		  sendfile(self->c.fd, fd, &off, CALLS * sizeof(PING)));
+	EXPECT_EQ(0, expect_pings(&self->c, CALLS));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Limits and misbehaving clients: message size, JSON depth and tokens,
+ * connections per user, clients that do not read, many clients at once,
+ * and clients that vanish in the middle of a message, a call or a
+ * stream.  After each, the server must still serve everybody else.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+
+#define M(name)		"\"method\":\"" VT_IFACE "." name "\""
+#define STATUS		"{" M("Status") "}"
+
+static int become(int uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+/* For tests that need more than the default 30 s on the debug kernel */
+FIXTURE(slow) {
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+/* Whether a new client is served, and promptly. */
+static int served(long long *ms)
+{
+	long long t0 = vt_now_ms();
+	struct vt_conn c;
+	const char *msg;
+	int ret;
+
+	ret = vt_open_ready(&c);
+	if (!ret)
+		ret = vt_call(&c, VT_PING, &msg) == 1 && vt_is_ok(msg) ? 0 : -EPROTO;
+	vt_close(&c);
+	if (ms)
+		*ms = vt_now_ms() - t0;
+	return ret;
+}
+
+/*
+ * Wait until the provider has no Monitor or Defer call left: those of
+ * the clients that went away were cancelled or have finished.
+ */
+static int provider_idle(int timeout_ms)
+{
+	long long deadline = vt_now_ms() + timeout_ms;
+	struct vt_conn c;
+	const char *msg = "";
+
+	if (vt_open_ready(&c))
+		return -ECONNRESET;
+	do {
+		if (vt_call(&c, STATUS, &msg) != 1)
+			break;
+		if (vt_json_is(msg, "parameters.monitors", "0") &&
+		    vt_json_is(msg, "parameters.deferred", "0")) {
+			vt_close(&c);
+			return 0;
+		}
+		vt_sleep_ms(50);
+	} while (vt_now_ms() < deadline);
+	fprintf(stderr, "# provider still busy: %s\n", msg);
+	vt_close(&c);
+	return -EBUSY;
+}
+
+/*
+ * Message size: max_message_size bytes, NUL included, is the largest
+ * message; one byte more closes the connection, as does a stream of bytes
+ * with no NUL at all.
+ */
+FIXTURE(size) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(size) {
+	int delta;		/* bytes more than the limit */
+	int no_nul;		/* never send the NUL */
+	int closes;
+};
+
+FIXTURE_VARIANT_ADD(size, at_limit) { .delta = 0 };
+
+FIXTURE_VARIANT_ADD(size, under_limit) { .delta = -1 };
+
+FIXTURE_VARIANT_ADD(size, over_limit) { .delta = 1, .closes = 1 };
+
+FIXTURE_VARIANT_ADD(size, far_over_limit) { .delta = 100000, .closes = 1 };
+
+FIXTURE_VARIANT_ADD(size, no_nul) { .delta = 300000, .no_nul = 1, .closes = 1 };
+
+FIXTURE_SETUP(size)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(size)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(size, message)
+{
+	size_t len = vt_param("max_message_size", VARLINK_MESSAGE_SIZE_DEFAULT) +
+		     variant->delta;
+	static const char head[] = "{" M("Ping");
+	const char *msg;
+	char *buf;
+	int err;
+
+	/* the call, padded with spaces, then its NUL */
+	buf = malloc(len);
+	ASSERT_NE(NULL, buf);
+	memset(buf, ' ', len);
+	memcpy(buf, head, strlen(head));
+	buf[len - 2] = '}';
+	buf[len - 1] = variant->no_nul ? ' ' : '\0';
+	err = vt_send_raw(&self->c, buf, len);
+	free(buf);
+	if (variant->closes) {
+		/* the server may close before it has read everything */
+		EXPECT_TRUE(!err || err == -EPIPE || err == -ECONNRESET);
+		ASSERT_EQ(1, vt_closed(&self->c, VT_TIMEOUT_MS))
+			TH_LOG("reply: %.200s", self->c.msg);
+		return;
+	}
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, vt_call(&self->c, VT_PING, &msg));
+}
+
+/* JSON nesting and token limits of one message. */
+FIXTURE(json_limits) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(json_limits) {
+	int depth;	/* arrays nested in "any": 0 for a long flat array */
+	int delta;	/* nesting or tokens beyond the limit */
+	int closes;
+};
+
+/*
+ * {"method":..,"parameters":{"any":[[...]]}}: the envelope and the
+ * parameters are two levels of nesting, each array one more.
+ */
+FIXTURE_VARIANT_ADD(json_limits, depth_at_limit) { .depth = 1, .delta = 0 };
+
+FIXTURE_VARIANT_ADD(json_limits, depth_over_limit) { .depth = 1, .delta = 1, .closes = 1 };
+
+FIXTURE_VARIANT_ADD(json_limits, depth_far_over) { .depth = 1, .delta = 5000, .closes = 1 };
+/*
+ * The envelope has 7 tokens (object, key, method, key, parameters, key,
+ * array), each array element one more.
+ */
+FIXTURE_VARIANT_ADD(json_limits, tokens_at_limit) { .delta = 0 };
+
+FIXTURE_VARIANT_ADD(json_limits, tokens_over_limit) { .delta = 1, .closes = 1 };
+
+FIXTURE_SETUP(json_limits)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(json_limits)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(json_limits, message)
+{
+	long n;
+	char *buf, *p;
+	const char *msg;
+	long i;
+
+	if (variant->depth)
+		n = vt_param("max_depth", VARLINK_JSON_DEPTH_DEFAULT) - 2 + variant->delta;
+	else
+		n = vt_param("max_tokens", VARLINK_JSON_TOKENS_DEFAULT) - 7 + variant->delta;
+	buf = malloc(4 * n + 100);
+	ASSERT_NE(NULL, buf);
+	p = buf + sprintf(buf, "{" M("Echo") ",\"parameters\":{\"any\":");
+	if (variant->depth) {
+		memset(p, '[', n);
+		memset(p + n, ']', n);
+		p += 2 * n;
+	} else {
+		*p++ = '[';
+		for (i = 0; i < n; i++)
+			p += sprintf(p, i ? ",0" : "0");
+		*p++ = ']';
+	}
+	strcpy(p, "}}");
+	ASSERT_EQ(0, vt_send(&self->c, buf));
+	if (variant->closes) {
+		ASSERT_EQ(1, vt_closed(&self->c, VT_TIMEOUT_MS))
+			TH_LOG("reply: %.200s", self->c.msg);
+		return;
+	}
+	ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%.200s", msg);
+	p = strstr(buf, "\"parameters\":");
+	p += strlen("\"parameters\":");
+	p[strlen(p) - 1] = '\0';
+	EXPECT_STREQ(p, vt_params(msg));
+}
+
+/*
+ * max_connections_per_uid connections of one user are served, the next
+ * one is closed at once without a word, other users are not affected,
+ * and closing one makes room again.
+ */
+static int per_uid_child(int limit, int ready_fd, int go_fd)
+{
+	struct vt_conn *c = calloc(limit + 1, sizeof(*c));
+	const char *msg;
+	char b = 0;
+	int i;
+
+	if (!c || become(4242))
+		return 10;
+	for (i = 0; i < limit; i++) {
+		if (vt_open(&c[i]))
+			return 11;
+		if (vt_call(&c[i], VT_PING, &msg) != 1 || !vt_is_ok(msg)) {
+			fprintf(stderr, "# connection %d of %d not served\n", i, limit);
+			return 12;
+		}
+	}
+	/* one too many: accepted by the socket, then closed unheard */
+	if (vt_open(&c[limit]))
+		return 13;
+	vt_send(&c[limit], VT_PING);
+	if (vt_closed(&c[limit], VT_TIMEOUT_MS) != 1) {
+		fprintf(stderr, "# connection %d was served: %s\n", limit,
+			c[limit].msg ? c[limit].msg : "(no reply)");
+		return 14;
+	}
+	vt_close(&c[limit]);
+
+	/* the others go on, and root is served meanwhile */
+	if (vt_call(&c[0], VT_PING, &msg) != 1)
+		return 15;
+	if (write(ready_fd, &b, 1) != 1 || read(go_fd, &b, 1) != 1)
+		return 16;
+
+	/* one closed, one new: served once the server has seen the close */
+	vt_close(&c[0]);
+	if (vt_open_ready(&c[0]))
+		return 17;
+	return 0;
+}
+
+TEST_F_TIMEOUT(slow, connections_per_uid, 120)
+{
+	int limit = vt_param("max_connections_per_uid", 128);
+	int ready[2], go[2], status;
+	pid_t pid;
+	char b = 0;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(per_uid_child(limit, ready[1], go[0]));
+	close(ready[1]);
+	close(go[0]);
+	if (read(ready[0], &b, 1) == 1) {
+		EXPECT_EQ(0, served(NULL));
+		ASSERT_EQ(1, write(go[1], &b, 1));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * max_connections in all: up to it every connection is served, the next
+ * one is closed at once, whatever its user, and closing one makes room.
+ * The connections come from users of their own, 100 each, to stay under
+ * the per-user limit.
+ */
+#define TOTAL_PER_CHILD	100
+
+static int total_child(int user, int n, int ready_fd, int go_fd)
+{
+	struct vt_conn *c = calloc(n, sizeof(*c));
+	const char *msg;
+	char ret = 0;
+	int i;
+
+	if (!c || become(6000 + user))
+		ret = 10;
+	for (i = 0; !ret && i < n; i++) {
+		if (vt_open(&c[i]) || vt_send(&c[i], VT_PING))
+			ret = 11;
+	}
+	for (i = 0; !ret && i < n; i++) {
+		if (vt_recv(&c[i], 60000, &msg) != 1 || !vt_is_ok(msg)) {
+			fprintf(stderr, "# user %d, connection %d: '%s'\n", user, i, msg);
+			ret = 12;
+		}
+	}
+	/* tell how it went, then hold the connections until told to go */
+	if (write(ready_fd, &ret, 1) != 1 || read(go_fd, &ret, 1) != 0)
+		return 13;
+	return 0;
+}
+
+TEST_F_TIMEOUT(slow, connections_total, 300)
+{
+	long max = vt_param("max_connections", 4096), now;
+	int ready[2], go[2], status, children = 0, i;
+	long refused = vt_stat("refused");
+	struct vt_conn c;
+	pid_t pids[128];
+	char b;
+
+	ASSERT_LE(0, vt_stat("connections"));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	/* fill up to the limit; others may still be closing: check again */
+	while ((now = vt_stat("connections")) < max) {
+		int n = max - now < TOTAL_PER_CHILD ? max - now : TOTAL_PER_CHILD;
+
+		ASSERT_GT(ARRAY_SIZE(pids), children);
+		pids[children] = fork();
+		ASSERT_LE(0, pids[children]);
+		if (!pids[children]) {
+			close(ready[0]);
+			close(go[1]);
+			_exit(total_child(children, n, ready[1], go[0]));
+		}
+		children++;
+		ASSERT_EQ(1, read(ready[0], &b, 1));
+		ASSERT_EQ(0, b) TH_LOG("user %d", children - 1);
+	}
+	TH_LOG("%ld connections, from %d users", now, children);
+	EXPECT_EQ(max, now);
+
+	/* one more, of any user: closed without a word */
+	ASSERT_EQ(0, vt_open(&c));
+	vt_send(&c, VT_PING);
+	EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS)) TH_LOG("served: %s", c.msg);
+	vt_close(&c);
+	EXPECT_LT(refused, vt_stat("refused"));
+
+	/* everybody goes, and there is room again */
+	close(go[1]);
+	for (i = 0; i < children; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child %d", i);
+	}
+	EXPECT_EQ(0, served(NULL));
+}
+
+/*
+ * A client that writes calls and never reads: the server stops reading
+ * it once its replies fill the socket (the client's writes then block),
+ * serves everybody else meanwhile, and loses nothing once it reads again.
+ */
+TEST_F_TIMEOUT(slow, client_not_reading, 120)
+{
+	static const char big[] = "{" M("Echo") ",\"parameters\":{\"string\":\"";
+	size_t len = sizeof(big) - 1 + 4000 + 4, sent = 0, off = 0;
+	long long ms;
+	struct vt_conn c;
+	const char *msg;
+	int calls = 0, replies, flags;
+	char *call;
+
+	call = malloc(len);
+	ASSERT_NE(NULL, call);
+	memcpy(call, big, sizeof(big) - 1);
+	memset(call + sizeof(big) - 1, 'y', 4000);
+	memcpy(call + len - 4, "\"}}", 4);	/* and the NUL */
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	flags = fcntl(c.fd, F_GETFL);
+	ASSERT_EQ(0, fcntl(c.fd, F_SETFL, flags | O_NONBLOCK));
+	for (;;) {
+		ssize_t n = send(c.fd, call + off, len - off, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EAGAIN) {
+			/* give the server time to catch up, then try again */
+			struct pollfd pfd = { .fd = c.fd, .events = POLLOUT };
+
+			if (poll(&pfd, 1, 1000) == 0)
+				break;
+			continue;
+		}
+		ASSERT_LT(0, n) TH_LOG("send: %s", strerror(errno));
+		sent += n;
+		off += n;
+		if (off == len) {
+			off = 0;
+			calls++;
+		}
+		/* the server must stop reading long before this */
+		ASSERT_GT(64 << 20, sent);
+	}
+	TH_LOG("the server stopped reading after %d calls, %zu bytes", calls, sent);
+	EXPECT_LT(10, calls);
+
+	/* everybody else is still served, promptly */
+	EXPECT_EQ(0, served(&ms));
+	EXPECT_GT(VT_TIMEOUT_MS / 2, ms);
+
+	/* finish the call that was cut, then read every reply */
+	ASSERT_EQ(0, fcntl(c.fd, F_SETFL, flags));
+	if (off) {
+		ASSERT_EQ(0, vt_send_raw(&c, call + off, len - off));
+		calls++;
+	}
+	for (replies = 0; replies < calls; replies++) {
+		ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg)) TH_LOG("reply %d", replies);
+		ASSERT_TRUE(vt_is_ok(msg));
+		ASSERT_EQ(4000 + strlen("{\"parameters\":{\"string\":\"\"}}"), strlen(msg));
+	}
+	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg));
+	vt_close(&c);
+}
+
+/*
+ * A stream to a client that does not read piles up in the server; past
+ * max_output the server closes the connection, and the provider learns
+ * that nobody listens.
+ */
+TEST_F_TIMEOUT(slow, stream_not_read, 120)
+{
+	struct vt_conn c;
+	const char *msg;
+	int n = 0, ret;
+	struct pollfd pfd = { .events = POLLRDHUP };
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, VT_MORE("Count", "{\"n\":1048576}")));
+	/* without reading anything, wait for the server to hang up */
+	pfd.fd = c.fd;
+	ASSERT_EQ(1, poll(&pfd, 1, 60000));
+	ASSERT_TRUE(pfd.revents & (POLLRDHUP | POLLHUP));
+	/* what was sent before the close arrives, then the end, no final reply */
+	while ((ret = vt_recv(&c, VT_TIMEOUT_MS, &msg)) == 1) {
+		ASSERT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
+		n++;
+	}
+	/* the close may cut the last message short */
+	EXPECT_TRUE(ret == 0 || ret == -EPROTO) TH_LOG("%d", ret);
+	EXPECT_GT(1048576, n);
+	TH_LOG("%d replies before the connection was closed", n);
+	vt_close(&c);
+	EXPECT_EQ(0, served(NULL));
+}
+
+/*
+ * 500 clients at once: 5 users with 100 connections each, all connected
+ * before any sends its call.
+ */
+#define CLIENT_USERS	5
+#define CLIENTS_PER_USER 100
+
+static int clients_child(int user, int ready_fd, int go_fd)
+{
+	struct vt_conn *c = calloc(CLIENTS_PER_USER, sizeof(*c));
+	const char *msg;
+	char b = 0;
+	int i;
+
+	if (!c || become(5000 + user))
+		return 10;
+	for (i = 0; i < CLIENTS_PER_USER; i++)
+		if (vt_open(&c[i]))
+			return 11;
+	if (write(ready_fd, &b, 1) != 1 || read(go_fd, &b, 1) != 0)
+		return 12;
+	for (i = 0; i < CLIENTS_PER_USER; i++) {
+		char *call = vt_fmt(VT_CALL("Echo", "{\"string\":\"%d-%d\"}"), user, i);
+
+		if (vt_send(&c[i], call))
+			return 13;
+		free(call);
+	}
+	for (i = 0; i < CLIENTS_PER_USER; i++) {
+		char *want = vt_fmt("{\"string\":\"%d-%d\"}", user, i);
+
+		if (vt_recv(&c[i], 60000, &msg) != 1 || strcmp(want, vt_params(msg))) {
+			fprintf(stderr, "# client %d-%d: '%s'\n", user, i, msg);
+			return 14;
+		}
+		free(want);
+		vt_close(&c[i]);
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(slow, many_clients, 300)
+{
+	pid_t pids[CLIENT_USERS];
+	int ready[2], go[2], status, i;
+	char b;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	for (i = 0; i < CLIENT_USERS; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (!pids[i]) {
+			close(go[1]);
+			close(ready[0]);
+			_exit(clients_child(i, ready[1], go[0]));
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	for (i = 0; i < CLIENT_USERS; i++)
+		if (read(ready[0], &b, 1) != 1)
+			break;
+	EXPECT_EQ(CLIENT_USERS, i);
+	close(go[1]);	/* go */
+	for (i = 0; i < CLIENT_USERS; i++) {
+		ASSERT_EQ(pids[i], waitpid(pids[i], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("user %d", i);
+	}
+	EXPECT_EQ(0, served(NULL));
+}
+
+/*
+ * Clients that go away at the worst moment.  Afterwards, the server
+ * serves others promptly, and the provider's calls have all ended:
+ * cancelled streams and deferred replies that reached nobody.
+ */
+FIXTURE(vanish) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(vanish) {
+	const char *data;	/* sent, then the client closes */
+	size_t len;
+	int read_replies;	/* replies read before closing */
+	int half_close;		/* shutdown(SHUT_WR) first, read until the end */
+	int final_replies;	/* replies without continues then */
+};
+
+#define DATA(s)	.data = (s), .len = sizeof(s) - 1
+
+FIXTURE_VARIANT_ADD(vanish, mid_message) {
+	DATA("{\"method\":\"" VT_IFACE ".Pi"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, before_nul) {
+	DATA(VT_PING),
+};
+
+FIXTURE_VARIANT_ADD(vanish, monitor) {
+	DATA("{" M("Monitor") ",\"more\":true,\"parameters\":{\"interval_ms\":5}}\0"),
+	.read_replies = 3,
+};
+
+FIXTURE_VARIANT_ADD(vanish, monitor_unread) {
+	DATA("{" M("Monitor") ",\"more\":true,\"parameters\":{\"interval_ms\":1}}\0"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, monitor_then_calls) {
+	DATA("{" M("Monitor") ",\"more\":true,\"parameters\":{\"interval_ms\":5}}\0"
+	     VT_PING "\0" VT_PING "\0"),
+	.read_replies = 2,
+};
+
+FIXTURE_VARIANT_ADD(vanish, stream) {
+	DATA("{" M("Count") ",\"more\":true,\"parameters\":{\"n\":1048576}}\0"),
+	.read_replies = 10,
+};
+
+FIXTURE_VARIANT_ADD(vanish, stream_unread) {
+	DATA("{" M("Count") ",\"more\":true,\"parameters\":{\"n\":1048576}}\0"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, deferred) {
+	DATA("{" M("Defer") ",\"parameters\":{\"delay_ms\":300,\"value\":\"lost\"}}\0"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, deferred_then_calls) {
+	DATA("{" M("Defer") ",\"parameters\":{\"delay_ms\":200}}\0" VT_PING "\0"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, slow) {
+	DATA("{" M("Slow") ",\"parameters\":{\"ms\":300}}\0"),
+};
+
+FIXTURE_VARIANT_ADD(vanish, replies_unread) {
+	DATA(VT_PING "\0" VT_PING "\0" VT_PING "\0" VT_PING "\0" VT_PING "\0"
+	     "{" M("Big") ",\"parameters\":{\"size\":100000}}\0"
+	     "{" M("Big") ",\"parameters\":{\"size\":100000}}\0"
+	     "{" M("Big") ",\"parameters\":{\"size\":100000}}\0"),
+};
+
+/* Half-closed: what was sent is answered, then the server closes. */
+FIXTURE_VARIANT_ADD(vanish, half_close_mid_message) {
+	DATA("{\"method\":\"" VT_IFACE ".Pi"),
+	.half_close = 1,
+};
+
+FIXTURE_VARIANT_ADD(vanish, half_close_after_calls) {
+	DATA(VT_PING "\0" VT_PING "\0" VT_PING "\0"),
+	.half_close = 1,
+	.final_replies = 3,
+};
+
+FIXTURE_VARIANT_ADD(vanish, half_close_deferred) {
+	DATA("{" M("Defer") ",\"parameters\":{\"delay_ms\":200}}\0" VT_PING "\0"),
+	.half_close = 1,
+	.final_replies = 2,
+};
+
+FIXTURE_VARIANT_ADD(vanish, half_close_stream) {
+	DATA("{" M("Count") ",\"more\":true,\"parameters\":{\"n\":100}}\0"),
+	.half_close = 1,
+	.final_replies = 1,
+};
+
+FIXTURE_SETUP(vanish)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(vanish)
+{
+	vt_close(&self->c);
+}
+
+TEST_F_TIMEOUT(vanish, others_served, 60)
+{
+	int finals = 0, ret;
+	const char *msg;
+	long long ms;
+	int i;
+
+	ASSERT_EQ(0, vt_send_raw(&self->c, variant->data, variant->len));
+	for (i = 0; i < variant->read_replies; i++) {
+		ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
+		ASSERT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
+	}
+	if (variant->half_close) {
+		ASSERT_EQ(0, shutdown(self->c.fd, SHUT_WR));
+		while ((ret = vt_recv(&self->c, VT_TIMEOUT_MS, &msg)) == 1)
+			finals += !vt_continues(msg);
+		EXPECT_EQ(0, ret);
+		EXPECT_EQ(variant->final_replies, finals);
+	}
+	vt_close(&self->c);
+
+	EXPECT_EQ(0, served(&ms));
+	EXPECT_GT(VT_TIMEOUT_MS / 2, ms);
+	EXPECT_EQ(0, provider_idle(VT_TIMEOUT_MS));
+}
+
+/* Many clients vanishing in every way at once, twice. */
+TEST_F_TIMEOUT(slow, vanish_storm, 120)
+{
+	static const char *const calls[] = {
+		"{" M("Monitor") ",\"more\":true,\"parameters\":{\"interval_ms\":1}}",
+		"{" M("Count") ",\"more\":true,\"parameters\":{\"n\":100000}}",
+		"{" M("Defer") ",\"parameters\":{\"delay_ms\":50}}",
+		"{" M("Slow") ",\"parameters\":{\"ms\":20}}",
+		"{\"method\":\"org.varlink.service.GetInfo\"}",
+		"{\"method\":\"" VT_IFACE,
+	};
+	struct vt_conn c[48];
+	int round, i;
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < ARRAY_SIZE(c); i++) {
+			ASSERT_EQ(0, vt_open(&c[i]));
+			const char *call = calls[i % ARRAY_SIZE(calls)];
+			size_t len = strlen(call);
+
+			/* a call with its NUL, or half a one without; over the
+			 * per-user limit, the server closes at once
+			 */
+			vt_send_raw(&c[i], call, call[len - 1] == '}' ? len + 1 : len);
+		}
+		vt_sleep_ms(50);
+		for (i = 0; i < ARRAY_SIZE(c); i++)
+			vt_close(&c[i]);
+		EXPECT_EQ(0, served(NULL));
+	}
+	EXPECT_EQ(0, provider_idle(VT_TIMEOUT_MS));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls into a provider module (org.kernel.varlink.test): every IDL type
+ * validated and passed through, parameters decoded into C types, replies
+ * written with every function of the provider API, and the caller's
+ * credentials and capabilities.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+
+#define M(name)		"\"method\":\"" VT_IFACE "." name "\""
+#define INVALID		"org.varlink.service.InvalidParameter"
+
+/*
+ * Echo: the parameters are validated against the IDL, then passed
+ * through as raw JSON and written back unchanged.
+ */
+FIXTURE(echo) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(echo) {
+	const char *params;
+	const char *expect;	/* the reply's parameters; NULL: @params */
+	const char *invalid;	/* InvalidParameter expected, for this one */
+};
+
+#define POINT	"{\"x\":1,\"y\":-2}"
+#define STRUCT	"{\"point\":" POINT ",\"inner\":{\"label\":\"l\",\"flag\":true}}"
+#define INNER(label, flag)	"{\"label\":" label flag "}"
+#define EVERYTHING_ANY(any)						\
+	"{\"bool\":false,\"int\":7,\"float\":0.5,\"string\":\"s\","	\
+	"\"object\":{},\"any\":" any ",\"enum\":\"one\",\"color\":\"red\","	\
+	"\"struct\":" STRUCT ",\"array\":[],\"map\":{},\"set\":{}}"
+#define EVERYTHING	EVERYTHING_ANY("0")
+
+FIXTURE_VARIANT_ADD(echo, nothing) { .params = "{}" };
+
+FIXTURE_VARIANT_ADD(echo, null_params) { .params = "null", .expect = "{}" };
+
+FIXTURE_VARIANT_ADD(echo, string) {
+	.params = "{\"string\":\"plain\"}",
+};
+
+FIXTURE_VARIANT_ADD(echo, string_empty) {
+	.params = "{\"string\":\"\"}",
+};
+
+FIXTURE_VARIANT_ADD(echo, float) {
+	.params = "{\"float\":1.5}",
+};
+
+FIXTURE_VARIANT_ADD(echo, float_integer) {
+	.params = "{\"float\":1}",
+};
+
+FIXTURE_VARIANT_ADD(echo, float_negative_exponent) {
+	.params = "{\"float\":-2.5e-3}",
+};
+
+FIXTURE_VARIANT_ADD(echo, float_big_exponent) {
+	.params = "{\"float\":1E+300}",
+};
+
+FIXTURE_VARIANT_ADD(echo, object) {
+	.params = "{\"object\":{\"a\":[1,{\"b\":null}],\"c\":\"d\"}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, object_empty) {
+	.params = "{\"object\":{}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_number) {
+	.params = "{\"any\":-1}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_string) {
+	.params = "{\"any\":\"s\"}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_array) {
+	.params = "{\"any\":[null,true,{}]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_object) {
+	.params = "{\"any\":{\"x\":null}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_false) {
+	.params = "{\"any\":false}",
+};
+
+FIXTURE_VARIANT_ADD(echo, any_null) { .params = "{\"any\":null}", .expect = "{}" };
+
+FIXTURE_VARIANT_ADD(echo, enum) {
+	.params = "{\"enum\":\"three\"}",
+};
+
+FIXTURE_VARIANT_ADD(echo, named_enum) {
+	.params = "{\"color\":\"green\"}",
+};
+
+FIXTURE_VARIANT_ADD(echo, named_struct) {
+	.params = "{\"point\":" POINT "}",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_struct) {
+	.params = "{\"struct\":" STRUCT "}",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_struct_null) {
+	.params = "{\"struct\":{\"point\":" POINT ",\"inner\":"
+		  INNER("\"\"", ",\"flag\":null") "}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_struct_absent) {
+	.params = "{\"struct\":{\"point\":" POINT ",\"inner\":" INNER("\"\"", "") "}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, array) {
+	.params = "{\"array\":[1,-2,3]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_empty) {
+	.params = "{\"array\":[]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_limits) {
+	.params = "{\"array\":[18446744073709551615,-9223372036854775808,0]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, map) {
+	.params = "{\"map\":{\"a\":\"x\",\"\":\"empty key\"}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, map_empty) {
+	.params = "{\"map\":{}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, set) {
+	.params = "{\"set\":{\"a\":{},\"b\":{}}}",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_containers) {
+	.params = "{\"nested\":[{\"p\":" POINT ",\"q\":null},{}]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_empty) {
+	.params = "{\"nested\":[]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, everything) {
+	.params = "{\"everything\":" EVERYTHING "}",
+};
+
+FIXTURE_VARIANT_ADD(echo, several) {
+	.params = "{\"string\":\"s\",\"float\":2,\"color\":\"blue\",\"array\":[0]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, other_order) {
+	.params = "{\"array\":[0],\"color\":\"blue\",\"float\":2,\"string\":\"s\"}",
+	.expect = "{\"string\":\"s\",\"float\":2,\"color\":\"blue\",\"array\":[0]}",
+};
+
+FIXTURE_VARIANT_ADD(echo, unknown) {
+	.params = "{\"nope\":1}",
+	.invalid = "nope",
+};
+
+FIXTURE_VARIANT_ADD(echo, unknown_after_good) {
+	.params = "{\"string\":\"s\",\"nope\":1}",
+	.invalid = "nope",
+};
+
+FIXTURE_VARIANT_ADD(echo, string_number) {
+	.params = "{\"string\":1}",
+	.invalid = "string",
+};
+
+FIXTURE_VARIANT_ADD(echo, string_with_nul) {
+	.params = "{\"string\":\"a\\u0000b\"}",
+	.invalid = "string",
+};
+
+FIXTURE_VARIANT_ADD(echo, float_string) {
+	.params = "{\"float\":\"1.5\"}",
+	.invalid = "float",
+};
+
+FIXTURE_VARIANT_ADD(echo, object_array) {
+	.params = "{\"object\":[]}",
+	.invalid = "object",
+};
+
+FIXTURE_VARIANT_ADD(echo, enum_unknown) {
+	.params = "{\"enum\":\"four\"}",
+	.invalid = "enum",
+};
+
+FIXTURE_VARIANT_ADD(echo, enum_number) {
+	.params = "{\"enum\":1}",
+	.invalid = "enum",
+};
+
+FIXTURE_VARIANT_ADD(echo, named_enum_case) {
+	.params = "{\"color\":\"Green\"}",
+	.invalid = "color",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_missing_field) {
+	.params = "{\"point\":{\"x\":1}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_extra_field) {
+	.params = "{\"point\":{\"x\":1,\"y\":2,\"z\":3}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_null_field) {
+	.params = "{\"point\":{\"x\":1,\"y\":null}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_float) {
+	.params = "{\"point\":{\"x\":1.5,\"y\":2}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_exponent) {
+	.params = "{\"point\":{\"x\":1e3,\"y\":2}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_string) {
+	.params = "{\"point\":{\"x\":\"1\",\"y\":2}}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, point_array) {
+	.params = "{\"point\":[1,2]}",
+	.invalid = "point",
+};
+
+FIXTURE_VARIANT_ADD(echo, struct_inner_missing) {
+	.params = "{\"struct\":{\"point\":" POINT ",\"inner\":{}}}",
+	.invalid = "struct",
+};
+
+FIXTURE_VARIANT_ADD(echo, struct_inner_flag) {
+	.params = "{\"struct\":{\"point\":" POINT ",\"inner\":" INNER("\"\"", ",\"flag\":0") "}}",
+	.invalid = "struct",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_mixed) {
+	.params = "{\"array\":[1,\"2\"]}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_null_element) {
+	.params = "{\"array\":[1,null]}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_float) {
+	.params = "{\"array\":[1.5]}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_too_big) {
+	.params = "{\"array\":[18446744073709551616]}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_too_small) {
+	.params = "{\"array\":[-9223372036854775809]}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, array_object) {
+	.params = "{\"array\":{}}",
+	.invalid = "array",
+};
+
+FIXTURE_VARIANT_ADD(echo, map_number) {
+	.params = "{\"map\":{\"a\":1}}",
+	.invalid = "map",
+};
+
+FIXTURE_VARIANT_ADD(echo, map_array) {
+	.params = "{\"map\":[]}",
+	.invalid = "map",
+};
+
+FIXTURE_VARIANT_ADD(echo, set_value) {
+	.params = "{\"set\":{\"a\":1}}",
+	.invalid = "set",
+};
+
+FIXTURE_VARIANT_ADD(echo, set_field) {
+	.params = "{\"set\":{\"a\":{\"x\":1}}}",
+	.invalid = "set",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_inner_array) {
+	.params = "{\"nested\":[[]]}",
+	.invalid = "nested",
+};
+
+FIXTURE_VARIANT_ADD(echo, nested_point) {
+	.params = "{\"nested\":[{\"p\":{\"x\":1}}]}",
+	.invalid = "nested",
+};
+
+FIXTURE_VARIANT_ADD(echo, everything_missing) {
+	.params = "{\"everything\":{\"bool\":true}}",
+	.invalid = "everything",
+};
+
+FIXTURE_VARIANT_ADD(echo, everything_any_null) {
+	.params = "{\"everything\":" EVERYTHING_ANY("null") "}",
+	.invalid = "everything",
+};
+
+FIXTURE_SETUP(echo)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(echo)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(echo, reply)
+{
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, vt_fmt("{" M("Echo") ",\"parameters\":%s}",
+					      variant->params), &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	if (variant->invalid) {
+		EXPECT_TRUE(vt_is_error(msg, INVALID)) TH_LOG("%s", msg);
+		EXPECT_TRUE(vt_json_is(msg, "parameters.parameter",
+				       vt_fmt("\"%s\"", variant->invalid)))
+			TH_LOG("%s", msg);
+		return;
+	}
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ(variant->expect ? variant->expect : variant->params,
+		     vt_params(msg));
+}
+
+/* Strings are unescaped for the provider and escaped again in the reply. */
+FIXTURE(strings) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(strings) {
+	const char *json;	/* as sent */
+	const char *text;	/* what it means */
+};
+
+FIXTURE_VARIANT_ADD(strings, ascii) { .json = "abc", .text = "abc" };
+
+FIXTURE_VARIANT_ADD(strings, escapes) {
+	.json = "q\\\" b\\\\ s\\/ \\b\\f\\n\\r\\t",
+	.text = "q\" b\\ s/ \b\f\n\r\t",
+};
+
+FIXTURE_VARIANT_ADD(strings, control) { .json = "\\u0001\\u001f", .text = "\x01\x1f" };
+
+FIXTURE_VARIANT_ADD(strings, utf8) {
+	.json = "\xc3\xa9\xe2\x82\xac",
+	.text = "\xc3\xa9\xe2\x82\xac",
+};
+
+FIXTURE_VARIANT_ADD(strings, escaped_utf8) {
+	.json = "\\u00e9\\u20AC",
+	.text = "\xc3\xa9\xe2\x82\xac",
+};
+
+FIXTURE_VARIANT_ADD(strings, surrogates) {
+	.json = "\\ud83d\\ude00 \xf0\x9f\x98\x80",
+	.text = "\xf0\x9f\x98\x80 \xf0\x9f\x98\x80",
+};
+
+FIXTURE_VARIANT_ADD(strings, del) { .json = "\x7f", .text = "\x7f" };
+
+FIXTURE_SETUP(strings)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(strings)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(strings, round_trip)
+{
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, vt_fmt(VT_CALL("Echo", "{\"string\":\"%s\"}"),
+					      variant->json), &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ(variant->text, vt_json_str(msg, "parameters.string"))
+		TH_LOG("%s", msg);
+}
+
+/* Scalars decoded into bool, s64, u64, s32, u32 and char *. */
+FIXTURE(scalars) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(scalars) {
+	const char *params;
+	const char *expect;	/* NULL: @params */
+	const char *invalid;
+};
+
+#define SCALAR_BOOL(b)	"\"bool\":" b
+#define SCALARS(b, i, u, s, us, str)					\
+	"{\"bool\":" b ",\"int\":" i ",\"uint\":" u ",\"small\":" s	\
+	",\"usmall\":" us ",\"string\":" str "}"
+
+FIXTURE_VARIANT_ADD(scalars, simple) {
+	.params = SCALARS("true", "-1", "1", "-2", "2", "\"s\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, zero) {
+	.params = SCALARS("false", "0", "0", "0", "0", "\"\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, maximum) {
+	.params = SCALARS("true", "9223372036854775807", "18446744073709551615",
+			  "2147483647", "4294967295", "\"max\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, minimum) {
+	.params = SCALARS("false", "-9223372036854775808", "0",
+			  "-2147483648", "0", "\"min\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, negative_zero) {
+	.params = SCALARS("false", "-0", "0", "-0", "0", "\"\""),
+	.expect = SCALARS("false", "0", "0", "0", "0", "\"\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, other_order) {
+	.params = "{\"string\":\"s\",\"usmall\":2,\"small\":-2,\"uint\":1,\"int\":-1,"
+		  SCALAR_BOOL("true") "}",
+	.expect = SCALARS("true", "-1", "1", "-2", "2", "\"s\""),
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_over) {
+	.params = SCALARS("true", "9223372036854775808", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_under) {
+	.params = SCALARS("true", "-9223372036854775809", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_fraction) {
+	.params = SCALARS("true", "1.0", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_exponent) {
+	.params = SCALARS("true", "1e2", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_string) {
+	.params = SCALARS("true", "\"1\"", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, int_null) {
+	.params = SCALARS("true", "null", "0", "0", "0", "\"\""),
+	.invalid = "int",
+};
+
+FIXTURE_VARIANT_ADD(scalars, uint_negative) {
+	.params = SCALARS("true", "0", "-1", "0", "0", "\"\""),
+	.invalid = "uint",
+};
+
+FIXTURE_VARIANT_ADD(scalars, uint_over) {
+	.params = SCALARS("true", "0", "18446744073709551616", "0", "0", "\"\""),
+	.invalid = "uint",
+};
+
+FIXTURE_VARIANT_ADD(scalars, small_over) {
+	.params = SCALARS("true", "0", "0", "2147483648", "0", "\"\""),
+	.invalid = "small",
+};
+
+FIXTURE_VARIANT_ADD(scalars, small_under) {
+	.params = SCALARS("true", "0", "0", "-2147483649", "0", "\"\""),
+	.invalid = "small",
+};
+
+FIXTURE_VARIANT_ADD(scalars, usmall_over) {
+	.params = SCALARS("true", "0", "0", "0", "4294967296", "\"\""),
+	.invalid = "usmall",
+};
+
+FIXTURE_VARIANT_ADD(scalars, usmall_negative) {
+	.params = SCALARS("true", "0", "0", "0", "-1", "\"\""),
+	.invalid = "usmall",
+};
+
+FIXTURE_VARIANT_ADD(scalars, bool_number) {
+	.params = SCALARS("1", "0", "0", "0", "0", "\"\""),
+	.invalid = "bool",
+};
+
+FIXTURE_VARIANT_ADD(scalars, bool_string) {
+	.params = SCALARS("\"true\"", "0", "0", "0", "0", "\"\""),
+	.invalid = "bool",
+};
+
+FIXTURE_VARIANT_ADD(scalars, string_bool) {
+	.params = SCALARS("true", "0", "0", "0", "0", "true"),
+	.invalid = "string",
+};
+
+FIXTURE_VARIANT_ADD(scalars, missing_bool) {
+	.params = "{\"int\":0,\"uint\":0,\"small\":0,\"usmall\":0,\"string\":\"\"}",
+	.invalid = "bool",
+};
+
+FIXTURE_VARIANT_ADD(scalars, missing_string) {
+	.params = "{\"bool\":true,\"int\":0,\"uint\":0,\"small\":0,\"usmall\":0}",
+	.invalid = "string",
+};
+
+FIXTURE_SETUP(scalars)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(scalars)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(scalars, reply)
+{
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, vt_fmt("{" M("EchoScalars") ",\"parameters\":%s}",
+					      variant->params), &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	if (variant->invalid) {
+		EXPECT_TRUE(vt_is_error(msg, INVALID)) TH_LOG("%s", msg);
+		EXPECT_TRUE(vt_json_is(msg, "parameters.parameter",
+				       vt_fmt("\"%s\"", variant->invalid)))
+			TH_LOG("%s", msg);
+		return;
+	}
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ(variant->expect ? variant->expect : variant->params,
+		     vt_params(msg));
+}
+
+/* A reply built with every reply function, and valid for the IDL. */
+TEST(types)
+{
+	static const struct {
+		const char *path, *json;
+	} expect[] = {
+		{ "bool", "true" },
+		{ "int", "-9223372036854775808" },
+		{ "float", "-3.14159" },
+		{ "object", "{\"key\":\"value\"}" },
+		{ "any", "[18446744073709551615,null,false]" },
+		{ "enum", "\"two\"" },
+		{ "color", "\"blue\"" },
+		{ "struct.point", "{\"x\":-1,\"y\":2}" },
+		{ "struct.inner", "{\"label\":\"in\",\"flag\":null}" },
+		{ "array", "[-9223372036854775808,0,18446744073709551615]" },
+		{ "map", "{\"a\":\"1\",\"b\":\"\"}" },
+		{ "set", "{\"x\":{}}" },
+		{ "maybe", "null" },
+		{ "nested", "[{\"p\":{\"x\":3,\"y\":4},\"q\":null},{}]" },
+	};
+	struct vt_conn c;
+	const char *msg;
+	char *everything;
+	unsigned int i;
+	size_t len;
+	const char *p;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, "{" M("Types") "}", &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	for (i = 0; i < ARRAY_SIZE(expect); i++) {
+		const char *path = expect[i].path, *json = expect[i].json;
+
+		EXPECT_TRUE(vt_json_is(msg, vt_fmt("parameters.everything.%s", path),
+				       json))
+			TH_LOG("%s: want %s", path, json);
+	}
+	EXPECT_STREQ("quote\" backslash\\ tab\t nl\n e-acute \xc3\xa9",
+		     vt_json_str(msg, "parameters.everything.string"));
+
+	/* what the provider wrote is valid input for the same types */
+	p = vt_json_find(msg, "parameters.everything", &len);
+	ASSERT_NE(NULL, p);
+	everything = strndup(p, len);
+	ASSERT_EQ(1, vt_call(&c, vt_fmt("{" M("Echo") ",\"parameters\":{\"everything\":%s}}",
+					everything), &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ(vt_fmt("{\"everything\":%s}", everything), vt_params(msg));
+	vt_close(&c);
+}
+
+/* Deferred replies, slow callbacks and big replies. */
+FIXTURE(later) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(later) {
+	const char *msg;
+	const char *expect;
+	int min_ms;		/* the reply takes at least this long */
+};
+
+FIXTURE_VARIANT_ADD(later, defer) {
+	.msg = "{" M("Defer") ",\"parameters\":{\"delay_ms\":300,\"value\":\"v\"}}",
+	.expect = "{\"value\":\"v\"}",
+	.min_ms = 290,
+};
+
+FIXTURE_VARIANT_ADD(later, defer_now) {
+	.msg = "{" M("Defer") ",\"parameters\":{\"delay_ms\":0}}",
+	.expect = "{}",
+};
+
+FIXTURE_VARIANT_ADD(later, slow) {
+	.msg = "{" M("Slow") ",\"parameters\":{\"ms\":300}}",
+	.expect = "{\"ms\":300}",
+	.min_ms = 290,
+};
+
+FIXTURE_VARIANT_ADD(later, slow_zero) {
+	.msg = "{" M("Slow") ",\"parameters\":{\"ms\":0}}",
+	.expect = "{\"ms\":0}",
+};
+
+FIXTURE_VARIANT_ADD(later, big_empty) {
+	.msg = "{" M("Big") ",\"parameters\":{\"size\":0}}",
+	.expect = "{\"data\":\"\"}",
+};
+
+FIXTURE_SETUP(later)
+{
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+}
+
+FIXTURE_TEARDOWN(later)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(later, reply)
+{
+	long long t0 = vt_now_ms();
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, variant->msg, &msg));
+	EXPECT_LE(variant->min_ms, vt_now_ms() - t0);
+	EXPECT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ(variant->expect, vt_params(msg));
+}
+
+/* Replies larger than one message of a client: 200 KiB */
+TEST(big_reply)
+{
+	struct vt_conn c;
+	const char *msg;
+	char *data;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, "{" M("Big") ",\"parameters\":{\"size\":204800}}",
+			     &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%.200s", msg);
+	data = vt_json_str(msg, "parameters.data");
+	ASSERT_NE(NULL, data);
+	EXPECT_EQ(204800, strlen(data));
+	EXPECT_EQ(204800, strspn(data, "x"));
+	vt_close(&c);
+}
+
+/*
+ * Who may call a VARLINK_CAPABLE method: the credentials of the task that
+ * connected count, captured when it connected.
+ */
+FIXTURE(privileged) {
+	struct vt_conn c;
+};
+
+FIXTURE_VARIANT(privileged) {
+	int connect_as;		/* uid to connect as, -1 to stay root */
+	int drop_cap;		/* drop CAP_SYS_ADMIN before connecting */
+	int drop_after;		/* become nobody after connecting */
+	int denied;		/* PermissionDenied expected */
+	int uid;		/* uid the provider sees */
+};
+
+FIXTURE_VARIANT_ADD(privileged, root) {
+	.connect_as = -1, .uid = 0,
+};
+
+FIXTURE_VARIANT_ADD(privileged, nobody) {
+	.connect_as = 65534, .denied = 1, .uid = 65534,
+};
+
+FIXTURE_VARIANT_ADD(privileged, some_user) {
+	.connect_as = 1000, .denied = 1, .uid = 1000,
+};
+
+FIXTURE_VARIANT_ADD(privileged, root_without_cap) {
+	.connect_as = -1, .drop_cap = 1, .denied = 1, .uid = 0,
+};
+
+FIXTURE_VARIANT_ADD(privileged, root_then_nobody) {
+	.connect_as = -1, .drop_after = 1, .uid = 0,
+};
+
+static int become(int uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+static int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &hdr, data))
+		return -errno;
+	return 0;
+}
+
+FIXTURE_SETUP(privileged)
+{
+	/* each test runs in a process of its own: no need to undo this */
+	if (variant->drop_cap)
+		ASSERT_EQ(0, drop_sys_admin());
+	if (variant->connect_as >= 0)
+		ASSERT_EQ(0, become(variant->connect_as));
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+	if (variant->drop_after)
+		ASSERT_EQ(0, become(65534));
+}
+
+FIXTURE_TEARDOWN(privileged)
+{
+	vt_close(&self->c);
+}
+
+TEST_F(privileged, call)
+{
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, "{" M("Privileged") "}", &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	if (variant->denied) {
+		EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+			TH_LOG("%s", msg);
+		EXPECT_STREQ("{}", vt_params(msg));
+	} else {
+		EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+		EXPECT_TRUE(vt_json_is(msg, "parameters.uid", vt_fmt("%d", variant->uid)))
+			TH_LOG("%s", msg);
+		EXPECT_TRUE(vt_json_is(msg, "parameters.pid", vt_fmt("%d", getpid())))
+			TH_LOG("%s", msg);
+	}
+	/* denied or not, the connection goes on */
+	ASSERT_EQ(1, vt_call(&self->c, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+}
+
+TEST_F(privileged, whoami)
+{
+	const char *msg;
+
+	ASSERT_EQ(1, vt_call(&self->c, "{" M("WhoAmI") "}", &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.uid", vt_fmt("%d", variant->uid)))
+		TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.pid", vt_fmt("%d", getpid())))
+		TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.sys_admin",
+			       variant->denied ? "false" : "true"))
+		TH_LOG("%s", msg);
+}
+
+/* The permission check comes before the callback: oneway or not. */
+TEST(privileged_oneway_denied)
+{
+	struct vt_conn c;
+	const char *msg;
+
+	ASSERT_EQ(0, become(65534));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, "{" M("Privileged") ",\"oneway\":true}"));
+	ASSERT_EQ(1, vt_call(&c, "{" M("Privileged") ",\"more\":true}", &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("%s", msg);
+	EXPECT_FALSE(vt_json_has(msg, "continues"));
+	vt_close(&c);
+}
+
+TEST_HARNESS_MAIN
