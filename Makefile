@@ -10,6 +10,8 @@
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
 # make bench-json the tokenizer against json-c, cJSON and jansson
+# make bench      varlink.ko against AF_UNIX ping-pong, genetlink and Go in
+#                 the stock VM, plus bench-json; table in build/bench.txt
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 FUZZ_SECONDS ?= 60
@@ -51,4 +53,7 @@ bench-json:
 	scripts/deps.sh host bench
 	$(MAKE) -C selftests/host bench
 
-.PHONY: all modules install clean lint check run host-test fuzz bench-json
+bench:
+	scripts/bench.sh
+
+.PHONY: all modules install clean lint check run host-test fuzz bench-json bench

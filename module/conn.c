@@ -187,6 +187,7 @@ static int tx_flush(struct vl_conn *conn)
 		if (n == -EAGAIN && !test_bit(VL_CONN_TX_FULL, &conn->flags)) {
 			/* ask for a wakeup, then try again: none is lost */
 			set_bit(VL_CONN_TX_FULL, &conn->flags);
+			/* the flag before the retry; conn_write_space() pairs */
 			smp_mb__after_atomic();
 			continue;
 		}

@@ -1,0 +1,1390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vl-bench: the client of "make bench", and the raw ping-pong server it
+ * compares everything with.  Runs in the stock-kernel VM (or anywhere:
+ * a server it cannot reach is reported as n/a).
+ *
+ *   vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]
+ *                [-M] [-T] [-x]
+ *   vl-bench raw-server NAME
+ *
+ * Targets, each answering the same call with the same reply every time:
+ *   raw             two userspace processes over AF_UNIX, thread per
+ *                   connection: the call and reply bytes of a Ping, no
+ *                   JSON, the floor for any userspace server
+ *   nlctrl          generic netlink CTRL_CMD_GETFAMILY("nlctrl"), the
+ *                   kernel's own request/response path
+ *   go-ping         Debian's Go varlink library: org.kernel.varlink.test.Ping
+ *   go-getinfo      the same server: org.varlink.service.GetInfo
+ *   kernel-ping     varlink.ko: org.kernel.varlink.test.Ping
+ *   kernel-getinfo  varlink.ko: org.varlink.service.GetInfo
+ *   kernel-*-kworker  the same with the module's fast_path=N, when the
+ *                   module has that parameter
+ *
+ * Modes: seq (one connection, one call at a time, the client pinned to
+ * CPU 0), pipe16 (one connection, 16 calls in flight), and c1, c4, c16,
+ * c64 (that many connections, one thread each, one call at a time).
+ * Each run lasts SECONDS; a figure is the median of REPS runs, taken in
+ * turns (rep 1 of everything, then rep 2, ...).  Latency is from the
+ * write of a call to the read of its reply.
+ *
+ * Then memory per idle connection: 1000 connections from 10 processes
+ * of 10 uids (the module's default per-uid limit is 128), the growth of
+ * slab objects (/proc/slabinfo), of Slab and of used memory
+ * (/proc/meminfo), for the kernel server and for a userspace listener
+ * that accepts and holds them (the cost of the socket pair itself).
+ *
+ * Prints progress to stderr, the tables and "result" lines to stdout.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RAW_NAME	"kvarlink.bench.raw"
+#define GO_NAME		"kvarlink.bench.go"
+#define IDLE_NAME	"kvarlink.bench.idle"
+#define KERNEL_NAME	"org.kernel.varlink"
+#define SYSFS		"/sys/module/varlink"
+
+#define PING_CALL	"{\"method\":\"org.kernel.varlink.test.Ping\"}"
+#define INFO_CALL	"{\"method\":\"org.varlink.service.GetInfo\"}"
+#define PING_REPLY	"{\"parameters\":{}}"
+
+#define PIPE_DEPTH	16
+#define MAX_CONNS	64
+#define WARMUP_CALLS	3
+#define BUF_SIZE	65536
+#define IDLE_CONNS	1000
+#define IDLE_PROCS	10
+#define IDLE_UID	1001
+#define MAX_REPS	15
+
+#define NSEC		1000000000LL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+enum kind { UNIX_STREAM, GENL };
+
+struct target {
+	const char *id;
+	enum kind kind;
+	const char *name;	/* abstract AF_UNIX name */
+	const char *call;	/* the call, without its NUL */
+	char fast_path;		/* 0: as loaded, else 'Y' or 'N' */
+	bool kernel;		/* read varlink.ko's statistics */
+	const char *na;		/* why it cannot run, or NULL */
+	size_t call_len;	/* bytes of one call on the wire */
+	size_t reply_len;	/* bytes of one reply, seen at warm-up */
+};
+
+#define UNIX_TARGET(_id, _name, _call, _fast_path, _kernel)		\
+	{ .id = (_id), .kind = UNIX_STREAM, .name = (_name), .call = (_call), \
+	  .fast_path = (_fast_path), .kernel = (_kernel) }
+
+static struct target targets[] = {
+	UNIX_TARGET("raw", RAW_NAME, PING_CALL, 0, false),
+	{ .id = "nlctrl", .kind = GENL },
+	UNIX_TARGET("go-ping", GO_NAME, PING_CALL, 0, false),
+	UNIX_TARGET("go-getinfo", GO_NAME, INFO_CALL, 0, false),
+	UNIX_TARGET("kernel-ping", KERNEL_NAME, PING_CALL, 0, true),
+	UNIX_TARGET("kernel-getinfo", KERNEL_NAME, INFO_CALL, 0, true),
+	UNIX_TARGET("kernel-ping-kworker", KERNEL_NAME, PING_CALL, 'N', true),
+	UNIX_TARGET("kernel-getinfo-kworker", KERNEL_NAME, INFO_CALL, 'N', true),
+};
+
+#define N_TARGETS	ARRAY_SIZE(targets)
+
+struct mode {
+	const char *id;
+	unsigned int conns;
+	bool pipelined;
+	bool pinned;
+};
+
+static const struct mode modes[] = {
+	{ "seq", 1, false, true },
+	{ "pipe16", 1, true, false },
+	{ "c1", 1, false, false },
+	{ "c4", 4, false, false },
+	{ "c16", 16, false, false },
+	{ "c64", 64, false, false },
+};
+
+#define N_MODES		ARRAY_SIZE(modes)
+
+struct result {
+	bool ok;
+	double rate;		/* calls per second */
+	double p50, p99;	/* microseconds */
+	long long calls, inlined;	/* varlink.ko statistics deltas */
+};
+
+static struct result results[N_TARGETS][N_MODES][MAX_REPS];
+
+/*
+ * What the raw server replies: by default a Ping reply of the Go server;
+ * when varlink.ko answers Ping, its reply, probed before the server starts.
+ */
+static char raw_reply[256] = PING_REPLY;
+static size_t raw_reply_len = sizeof(PING_REPLY);
+
+static double opt_seconds = 1.0;
+static unsigned int opt_reps = 3;
+static bool opt_memory = true;
+static bool opt_throughput = true;
+static bool opt_stats = true;
+static const char *opt_targets;	/* comma-separated ids, or NULL for all */
+static int opt_server_cpu = -1;	/* pin the userspace servers there */
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("vl-bench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity(%d): %s", cpu, strerror(errno));
+}
+
+/* An abstract AF_UNIX address: a NUL, then @name, no trailing NUL. */
+static socklen_t unix_addr(struct sockaddr_un *sun, const char *name)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path + 1, name, strlen(name));
+	return offsetof(struct sockaddr_un, sun_path) + 1 + strlen(name);
+}
+
+static int unix_connect(const char *name)
+{
+	struct sockaddr_un sun;
+	socklen_t len = unix_addr(&sun, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sun, len)) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+static int unix_listen(const char *name, int backlog)
+{
+	struct sockaddr_un sun;
+	socklen_t len = unix_addr(&sun, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+	    listen(fd, backlog))
+		die("listen on @%s: %s", name, strerror(errno));
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ---- the raw ping-pong server ---- */
+
+static void *raw_conn(void *arg)
+{
+	char *out = malloc(PIPE_DEPTH * raw_reply_len);
+	int fd = (int)(long)arg;
+	char *buf = malloc(BUF_SIZE);
+	unsigned int i;
+	ssize_t n;
+
+	for (i = 0; out && i < PIPE_DEPTH; i++)
+		memcpy(out + i * raw_reply_len, raw_reply, raw_reply_len);
+	while (out && buf && (n = read(fd, buf, BUF_SIZE)) > 0) {
+		unsigned int calls = 0;
+		char *p = buf, *end = buf + n;
+
+		while ((p = memchr(p, '\0', end - p))) {
+			calls++;
+			p++;
+		}
+		while (calls) {
+			unsigned int k = calls < PIPE_DEPTH ? calls : PIPE_DEPTH;
+
+			if (write_all(fd, out, k * raw_reply_len))
+				goto out;
+			calls -= k;
+		}
+	}
+out:
+	free(out);
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+static void raw_server(const char *name)
+{
+	int lfd = unix_listen(name, 128);
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		pthread_t th;
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			die("accept: %s", strerror(errno));
+		}
+		if (pthread_create(&th, &attr, raw_conn, (void *)(long)fd))
+			close(fd);
+	}
+}
+
+/* ---- the client side ---- */
+
+struct conn {
+	const struct target *t;
+	int fd;
+	char *buf;		/* BUF_SIZE */
+	char *calls;		/* PIPE_DEPTH calls, back to back */
+	size_t first_len;	/* bytes of the first reply, so far */
+	bool first_done;
+	char first[256];	/* its start, to check it is no error */
+	long long replies;
+	long long bytes;	/* bytes of replies read */
+};
+
+static int genl_socket(void)
+{
+	return socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+}
+
+/* CTRL_CMD_GETFAMILY for "nlctrl", as one netlink message. */
+static size_t genl_call(char *buf)
+{
+	static const char family[] = "nlctrl";
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct genlmsghdr *gh = NLMSG_DATA(nlh);
+	struct nlattr *nla = (struct nlattr *)(gh + 1);
+	size_t len;
+
+	len = NLMSG_LENGTH(GENL_HDRLEN + NLA_ALIGN(NLA_HDRLEN + sizeof(family)));
+	memset(buf, 0, NLMSG_ALIGN(len));
+	nlh->nlmsg_len = len;
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	gh->cmd = CTRL_CMD_GETFAMILY;
+	gh->version = 1;
+	nla->nla_type = CTRL_ATTR_FAMILY_NAME;
+	nla->nla_len = NLA_HDRLEN + sizeof(family);
+	memcpy(nla + 1, family, sizeof(family));
+	return NLMSG_ALIGN(len);
+}
+
+static void conn_close(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	free(c->calls);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+/* Returns 0 or -errno. */
+static int conn_open(struct conn *c, struct target *t)
+{
+	unsigned int i;
+	size_t len;
+
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	c->fd = t->kind == GENL ? genl_socket() : unix_connect(t->name);
+	if (c->fd < 0)
+		return -errno;
+	c->buf = xcalloc(1, BUF_SIZE);
+	c->calls = xcalloc(PIPE_DEPTH, 256);
+	if (t->kind == GENL) {
+		len = genl_call(c->calls);
+	} else {
+		len = strlen(t->call) + 1;
+		memcpy(c->calls, t->call, len);
+	}
+	for (i = 1; i < PIPE_DEPTH; i++)
+		memcpy(c->calls + i * len, c->calls, len);
+	t->call_len = len;
+	return 0;
+}
+
+static int conn_send(struct conn *c, unsigned int n)
+{
+	size_t len = n * c->t->call_len;
+
+	if (c->t->kind == GENL)
+		return send(c->fd, c->calls, len, 0) == (ssize_t)len ? 0 : -1;
+	return write_all(c->fd, c->calls, len);
+}
+
+/* The first reply of a connection: a success, not an error. */
+static int first_reply(struct conn *c, const char *p, size_t n)
+{
+	const char *nul = memchr(p, '\0', n);
+	size_t keep = sizeof(c->first) - 1 - c->first_len;
+	size_t part = nul ? (size_t)(nul - p) : n;
+
+	if (c->first_len < sizeof(c->first) - 1)
+		memcpy(c->first + c->first_len, p, part < keep ? part : keep);
+	c->first_len += part;
+	if (!nul)
+		return 0;
+	c->first_len++;
+	c->first_done = true;
+	if (c->first[0] != '{' || strstr(c->first, "\"error\"")) {
+		fprintf(stderr, "vl-bench: %s: unexpected reply %s\n", c->t->id,
+			c->first);
+		return -1;
+	}
+	return 0;
+}
+
+/* One read; returns the replies it completed, or -1. */
+static int conn_recv(struct conn *c)
+{
+	ssize_t n;
+	int replies = 0;
+
+	do {
+		n = recv(c->fd, c->buf, BUF_SIZE, 0);
+	} while (n < 0 && errno == EINTR);
+	if (n <= 0) {
+		fprintf(stderr, "vl-bench: %s: %s\n", c->t->id,
+			n ? strerror(errno) : "connection closed");
+		return -1;
+	}
+	c->bytes += n;
+	if (c->t->kind == GENL) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)c->buf;
+		int left = n;
+
+		for (; NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
+			if (nlh->nlmsg_type != GENL_ID_CTRL) {
+				fprintf(stderr, "vl-bench: nlctrl: reply type %u\n",
+					nlh->nlmsg_type);
+				return -1;
+			}
+			if (!c->first_done) {
+				c->first_done = true;
+				c->first_len = NLMSG_ALIGN(nlh->nlmsg_len);
+			}
+			replies++;
+		}
+	} else {
+		char *p = c->buf, *end = c->buf + n;
+
+		if (!c->first_done && first_reply(c, p, n))
+			return -1;
+		while ((p = memchr(p, '\0', end - p))) {
+			replies++;
+			p++;
+		}
+	}
+	c->replies += replies;
+	return replies;
+}
+
+/* Every reply has the size of the first one: none was an error. */
+static int conn_check(struct conn *c)
+{
+	if (c->first_done && c->bytes == c->replies * (long long)c->first_len)
+		return 0;
+	fprintf(stderr, "vl-bench: %s: %lld bytes for %lld replies of %zu\n",
+		c->t->id, c->bytes, c->replies, c->first_len);
+	return -1;
+}
+
+struct samples {
+	unsigned int *v;	/* nanoseconds */
+	size_t n, cap;
+};
+
+static void sample_add(struct samples *s, long long ns)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 65536;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			die("out of memory");
+	}
+	s->v[s->n++] = ns > 0xffffffffLL ? 0xffffffffU : (unsigned int)ns;
+}
+
+struct run;
+
+struct worker {
+	struct run *run;
+	pthread_t thread;
+	struct conn conn;
+	struct samples lat;
+	long long end;		/* when its last call ended */
+	int err;
+};
+
+struct run {
+	const struct mode *mode;
+	pthread_barrier_t ready, go;	/* warmed up; start and deadline set */
+	long long start, deadline;
+	struct worker w[MAX_CONNS];
+};
+
+static int call_once(struct conn *c)
+{
+	int n;
+
+	if (conn_send(c, 1))
+		return -1;
+	do {
+		n = conn_recv(c);
+	} while (n == 0);
+	return n == 1 ? 0 : -1;
+}
+
+static int worker_seq(struct worker *w)
+{
+	long long t0, t1 = now_ns();
+
+	while (t1 < w->run->deadline) {
+		t0 = t1;
+		if (call_once(&w->conn))
+			return -1;
+		t1 = now_ns();
+		sample_add(&w->lat, t1 - t0);
+	}
+	w->end = t1;
+	return 0;
+}
+
+static int worker_pipe(struct worker *w)
+{
+	long long sent[PIPE_DEPTH], now = now_ns();
+	unsigned int head = 0, inflight = PIPE_DEPTH, i;
+	int n;
+
+	for (i = 0; i < PIPE_DEPTH; i++)
+		sent[i] = now;
+	if (conn_send(&w->conn, PIPE_DEPTH))
+		return -1;
+	while (inflight) {
+		n = conn_recv(&w->conn);
+		if (n < 0 || (unsigned int)n > inflight)
+			return -1;
+		now = now_ns();
+		for (i = 0; i < (unsigned int)n; i++, head++)
+			sample_add(&w->lat, now - sent[head % PIPE_DEPTH]);
+		inflight -= n;
+		if (now >= w->run->deadline || !n)
+			continue;
+		for (i = 0; i < (unsigned int)n; i++)
+			sent[(head + inflight + i) % PIPE_DEPTH] = now;
+		if (conn_send(&w->conn, n))
+			return -1;
+		inflight += n;
+	}
+	w->end = now;
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct run *run = w->run;
+	int i, err = 0;
+
+	if (run->mode->pinned)
+		pin_cpu(0);
+	for (i = 0; i < WARMUP_CALLS && !err; i++)
+		err = call_once(&w->conn);
+	pthread_barrier_wait(&run->ready);
+	pthread_barrier_wait(&run->go);
+	if (!err)
+		err = run->mode->pipelined ? worker_pipe(w) : worker_seq(w);
+	if (!err)
+		err = conn_check(&w->conn);
+	w->err = err;
+	return NULL;
+}
+
+static long long stat_read(const char *name)
+{
+	char path[128], buf[32];
+	long long v = -1;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), SYSFS "/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		v = buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : atoll(buf);
+	}
+	close(fd);
+	return v;
+}
+
+static int fast_path_set(char v)
+{
+	int fd = open(SYSFS "/parameters/fast_path", O_WRONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, &v, 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Connections varlink.ko holds: its sockets in /proc/net/unix, connected
+ * (state 03) and named after the listener.  Not its statistics, which a
+ * run may be told not to read.  -1 if it does not listen.
+ */
+static long long kernel_conns(void)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	long long n = 0;
+	bool listening = false;
+	char line[512];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char st[8], path[128] = "";
+
+		if (sscanf(line, "%*s %*s %*s %*s %*s %7s %*s %127s", st, path) != 2 ||
+		    strcmp(path, "@" KERNEL_NAME))
+			continue;
+		if (!strcmp(st, "03"))
+			n++;
+		else if (!strcmp(st, "01"))
+			listening = true;
+	}
+	fclose(f);
+	return listening ? n : -1;
+}
+
+/*
+ * Wait until varlink.ko holds at least (@up) or at most @want connections:
+ * it accepts them and frees closed ones in work items, which take their
+ * time on a debug kernel.  Gives up after 10 s without progress.
+ */
+static bool kernel_conns_wait(long long want, bool up)
+{
+	long long n = kernel_conns(), last = n, since = now_ns();
+
+	while (up ? n < want : n > want) {
+		if (n != last) {
+			last = n;
+			since = now_ns();
+		} else if (now_ns() - since > 10 * NSEC) {
+			return false;
+		}
+		sleep_ms(5);
+		n = kernel_conns();
+	}
+	return true;
+}
+
+static void kernel_conns_settle(long long base)
+{
+	if (!kernel_conns_wait(base, false))
+		fprintf(stderr, "vl-bench: varlink.ko still holds %lld connections\n",
+			kernel_conns() - base);
+}
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static long long base_conns;
+
+static void run_one(struct target *t, const struct mode *m, struct result *r)
+{
+	struct run *run = xcalloc(1, sizeof(*run));
+	long long calls0 = -1, inline0 = -1, end = 0;
+	struct samples all = { 0 };
+	unsigned int i, nw = m->conns;
+	size_t k;
+	int err = 0;
+
+	run->mode = m;
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < nw; i++) {
+		run->w[i].run = run;
+		if (conn_open(&run->w[i].conn, t)) {
+			fprintf(stderr, "vl-bench: %s: connect: %s\n", t->id,
+				strerror(errno));
+			while (i--)
+				conn_close(&run->w[i].conn);
+			free(run);
+			return;
+		}
+	}
+	if (t->kernel && opt_stats) {
+		calls0 = stat_read("statistics/calls");
+		inline0 = stat_read("statistics/calls_inline");
+	}
+	pthread_barrier_init(&run->ready, NULL, nw + 1);
+	pthread_barrier_init(&run->go, NULL, nw + 1);
+	for (i = 0; i < nw; i++)
+		if (pthread_create(&run->w[i].thread, NULL, worker_main, &run->w[i]))
+			die("pthread_create failed");
+	pthread_barrier_wait(&run->ready);
+	run->start = now_ns();
+	run->deadline = run->start + (long long)(opt_seconds * NSEC);
+	pthread_barrier_wait(&run->go);
+	for (i = 0; i < nw; i++) {
+		struct worker *w = &run->w[i];
+
+		pthread_join(w->thread, NULL);
+		err |= w->err;
+		if (w->end > end)
+			end = w->end;
+		for (k = 0; k < w->lat.n; k++)
+			sample_add(&all, w->lat.v[k]);
+		free(w->lat.v);
+	}
+	if (t->kernel && calls0 >= 0) {
+		r->calls = stat_read("statistics/calls") - calls0;
+		r->inlined = inline0 >= 0 ?
+			stat_read("statistics/calls_inline") - inline0 : -1;
+	}
+	for (i = 0; i < nw; i++)
+		conn_close(&run->w[i].conn);
+	pthread_barrier_destroy(&run->ready);
+	pthread_barrier_destroy(&run->go);
+	if (!err && all.n && end > run->start) {
+		qsort(all.v, all.n, sizeof(*all.v), cmp_uint);
+		r->ok = true;
+		r->rate = all.n * (double)NSEC / (end - run->start);
+		r->p50 = all.v[all.n / 2] / 1000.0;
+		r->p99 = all.v[(all.n * 99) / 100] / 1000.0;
+	}
+	free(all.v);
+	free(run);
+	if (t->kernel)
+		kernel_conns_settle(base_conns);
+}
+
+/*
+ * Can @t be reached at all?  Sets t->na and t->reply_len, and copies the
+ * reply to @reply (at least 256 bytes) if it is not NULL.
+ */
+static void probe(struct target *t, bool have_fast_path, char *reply)
+{
+	struct conn c;
+
+	if (t->fast_path && !have_fast_path) {
+		t->na = "no fast_path parameter";
+		return;
+	}
+	if (conn_open(&c, t)) {
+		t->na = t->kind == GENL ? "no generic netlink" : "no server";
+		return;
+	}
+	if (call_once(&c) || conn_check(&c))
+		t->na = "bad reply";
+	else
+		t->reply_len = c.first_len;
+	if (!t->na && reply && c.first_len < sizeof(c.first))
+		memcpy(reply, c.first, c.first_len);
+	conn_close(&c);
+}
+
+/* Is @t one of the targets of -t?  raw always is. */
+static bool selected(const struct target *t)
+{
+	size_t len = strlen(t->id);
+	const char *p = opt_targets;
+
+	if (!p || t == &targets[0])
+		return true;
+	for (; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, t->id, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
+static pid_t spawn_raw_server(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (opt_server_cpu >= 0)
+			pin_cpu(opt_server_cpu);
+		raw_server(RAW_NAME);
+		_exit(1);
+	}
+	return pid;
+}
+
+static pid_t spawn_go_server(const char *path)
+{
+	char addr[64];
+	pid_t pid;
+
+	if (access(path, X_OK))
+		return -1;
+	snprintf(addr, sizeof(addr), "unix:@%s", GO_NAME);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		if (opt_server_cpu >= 0)
+			pin_cpu(opt_server_cpu);
+		execl(path, path, addr, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void wait_listening(const char *name)
+{
+	long long until = now_ns() + 30 * NSEC;
+
+	while (now_ns() < until) {
+		int fd = unix_connect(name);
+
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		sleep_ms(20);
+	}
+}
+
+enum field { RATE, P50, P99 };
+
+static double field_of(const struct result *r, enum field f)
+{
+	return f == RATE ? r->rate : f == P50 ? r->p50 : r->p99;
+}
+
+/* The median of a figure over the runs, -1 if none succeeded. */
+static double med_of(struct target *t, unsigned int mi, enum field f)
+{
+	struct result *r = results[t - targets][mi];
+	double v[MAX_REPS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < opt_reps; i++)
+		if (r[i].ok)
+			v[n++] = field_of(&r[i], f);
+	return n ? median(v, n) : -1;
+}
+
+/*
+ * The median over the runs of the ratio of a figure to raw's in the same
+ * run and mode, measured seconds apart: slow drifts of the host cancel.
+ */
+static double ratio_of(struct target *t, unsigned int mi, enum field f)
+{
+	struct result *r = results[t - targets][mi], *raw = results[0][mi];
+	double v[MAX_REPS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < opt_reps; i++)
+		if (r[i].ok && raw[i].ok && field_of(&raw[i], f) > 0)
+			v[n++] = field_of(&r[i], f) / field_of(&raw[i], f);
+	return n ? median(v, n) : 0;
+}
+
+/* (max - min) / median of the calls per second of the runs, in % */
+static double spread_of(struct target *t, unsigned int mi)
+{
+	struct result *r = results[t - targets][mi];
+	double lo = -1, hi = -1, med = med_of(t, mi, RATE);
+	unsigned int i;
+
+	for (i = 0; i < opt_reps; i++) {
+		if (!r[i].ok)
+			continue;
+		if (lo < 0 || r[i].rate < lo)
+			lo = r[i].rate;
+		if (r[i].rate > hi)
+			hi = r[i].rate;
+	}
+	return med > 0 ? 100 * (hi - lo) / med : 0;
+}
+
+/* A ratio with 3 significant digits or so, in @buf of 16 bytes. */
+static const char *fmt_ratio(char *buf, double r)
+{
+	snprintf(buf, 16, r >= 100 ? "%.0f" : r >= 10 ? "%.1f" : r >= 0.1 ? "%.2f" :
+		 "%.3f", r);
+	return buf;
+}
+
+static void print_table(void)
+{
+	unsigned int ti, mi, i;
+
+	printf("\n%-23s %-6s %9s %6s %6s %9s %6s %9s %6s %6s\n", "target",
+	       "mode", "calls/s", "spread", "x raw", "p50 us", "x raw", "p99 us",
+	       "x raw", "inline");
+	for (ti = 0; ti < N_TARGETS; ti++) {
+		struct target *t = &targets[ti];
+
+		if (t->na) {
+			printf("%-23s %-6s %s\n", t->id, "-", t->na);
+			continue;
+		}
+		for (mi = 0; mi < N_MODES; mi++) {
+			double rate = med_of(t, mi, RATE), p50 = med_of(t, mi, P50);
+			double p99 = med_of(t, mi, P99);
+			long long calls = 0, inlined = 0;
+			char inl[16] = "", x[3][16];
+
+			if (rate < 0) {
+				printf("%-23s %-6s failed\n", t->id, modes[mi].id);
+				continue;
+			}
+			for (i = 0; i < opt_reps; i++) {
+				calls += results[ti][mi][i].calls;
+				inlined += results[ti][mi][i].inlined;
+			}
+			if (t->kernel && calls > 0 && inlined >= 0)
+				snprintf(inl, sizeof(inl), "%.0f%%",
+					 100.0 * inlined / calls);
+			printf("%-23s %-6s %9.0f %5.0f%% %6s %9.1f %6s %9.1f %6s %6s\n",
+			       t->id, modes[mi].id, rate, spread_of(t, mi),
+			       fmt_ratio(x[0], ratio_of(t, mi, RATE)), p50,
+			       fmt_ratio(x[1], ratio_of(t, mi, P50)), p99,
+			       fmt_ratio(x[2], ratio_of(t, mi, P99)), inl);
+		}
+	}
+}
+
+/* ---- memory per idle connection ---- */
+
+struct slab {
+	char name[64];
+	long long active, size;
+};
+
+struct memsnap {
+	long long slab;			/* bytes, /proc/meminfo */
+	struct slab *caches;
+	unsigned int n;
+};
+
+static long long meminfo_read(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	size_t klen = strlen(key);
+	long long v = -1;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			v = atoll(line + klen + 1) * 1024;
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+static void snap(struct memsnap *s)
+{
+	FILE *f = fopen("/proc/slabinfo", "re");
+	char line[512];
+
+	s->slab = meminfo_read("Slab");
+	s->n = 0;
+	if (!s->caches)
+		s->caches = xcalloc(1024, sizeof(*s->caches));
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && s->n < 1024) {
+		struct slab *c = &s->caches[s->n];
+		long long num;
+
+		if (line[0] == '#' || !strncmp(line, "slabinfo", 8))
+			continue;
+		if (sscanf(line, "%63s %lld %lld %lld", c->name, &c->active,
+			   &num, &c->size) == 4)
+			s->n++;
+	}
+	fclose(f);
+}
+
+struct memres {
+	double slab_objs, slab;		/* bytes per connection */
+	char top[512];
+};
+
+static void mem_delta(const struct memsnap *a, const struct memsnap *b,
+		      struct memres *r)
+{
+	unsigned int i, j;
+	long long objs = 0;
+	size_t off = 0;
+
+	r->top[0] = '\0';
+	for (i = 0; i < b->n; i++) {
+		const struct slab *cb = &b->caches[i];
+		long long before = 0, d;
+
+		for (j = 0; j < a->n; j++) {
+			if (!strcmp(a->caches[j].name, cb->name)) {
+				before = a->caches[j].active;
+				break;
+			}
+		}
+		d = (cb->active - before) * cb->size;
+		objs += d;
+		/* the caches that grew by 64 bytes or more per connection */
+		if (d >= 64 * IDLE_CONNS && off < sizeof(r->top) - 64)
+			off += snprintf(r->top + off, sizeof(r->top) - off,
+					" %s:%.2fx%lld", cb->name,
+					(double)(cb->active - before) / IDLE_CONNS,
+					cb->size);
+	}
+	r->slab_objs = (double)objs / IDLE_CONNS;
+	r->slab = (double)(b->slab - a->slab) / IDLE_CONNS;
+}
+
+/*
+ * Open IDLE_CONNS connections to the kernel server (@kernel) or to a
+ * listener of ours that accepts and holds them, and measure the growth.
+ * Returns 0, or -1 if the connections could not all be made.
+ */
+static int mem_measure(bool kernel, struct memres *r)
+{
+	int start[2], stop[2], ready[2], lfd = -1, *fds = NULL;
+	struct memsnap a = { 0 }, b = { 0 };
+	unsigned int per = IDLE_CONNS / IDLE_PROCS, i, got = 0;
+	pid_t pids[IDLE_PROCS];
+	int err = 0;
+	char ch;
+
+	fflush(stdout);
+	if (pipe2(start, O_CLOEXEC) || pipe2(stop, O_CLOEXEC) ||
+	    pipe2(ready, O_CLOEXEC))
+		die("pipe: %s", strerror(errno));
+	if (!kernel) {
+		lfd = unix_listen(IDLE_NAME, IDLE_CONNS);
+		fds = xcalloc(IDLE_CONNS, sizeof(*fds));
+	}
+	for (i = 0; i < IDLE_PROCS; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork: %s", strerror(errno));
+		if (!pids[i]) {
+			uid_t uid = IDLE_UID + i;
+			unsigned int k;
+			char ok = 'y';
+
+			close(start[1]);
+			close(stop[1]);
+			close(ready[0]);
+			if (lfd >= 0)
+				close(lfd);
+			if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+				ok = 'n';
+			if (read(start[0], &ch, 1) != 1)
+				_exit(1);
+			for (k = 0; k < per && ok == 'y'; k++)
+				if (unix_connect(kernel ? KERNEL_NAME : IDLE_NAME) < 0)
+					ok = 'n';
+			if (write(ready[1], &ok, 1) != 1)
+				_exit(1);
+			/* hold them until the parent closes stop */
+			while (read(stop[0], &ch, 1) < 0 && errno == EINTR)
+				;
+			_exit(0);
+		}
+	}
+	close(start[0]);
+	close(stop[0]);
+	close(ready[1]);
+
+	sleep_ms(1000);
+	snap(&a);
+	for (i = 0; i < IDLE_PROCS; i++)
+		if (write(start[1], "g", 1) != 1)
+			die("write: %s", strerror(errno));
+	for (i = 0; i < IDLE_PROCS; i++)
+		if (read(ready[0], &ch, 1) != 1 || ch != 'y')
+			err = -1;
+	if (kernel) {
+		if (!kernel_conns_wait(base_conns + IDLE_CONNS, true)) {
+			fprintf(stderr, "vl-bench: varlink.ko holds %lld connections, not %d\n",
+				kernel_conns() - base_conns, IDLE_CONNS);
+			err = -1;
+		}
+	} else {
+		for (got = 0; got < IDLE_CONNS && !err; got++) {
+			fds[got] = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+			if (fds[got] < 0)
+				err = -1;
+		}
+	}
+	sleep_ms(1000);
+	snap(&b);
+
+	close(stop[1]);
+	for (i = 0; i < IDLE_PROCS; i++)
+		waitpid(pids[i], NULL, 0);
+	for (i = 0; i < got; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (lfd >= 0)
+		close(lfd);
+	close(start[1]);
+	close(ready[0]);
+	free(fds);
+	if (kernel)
+		kernel_conns_settle(base_conns);
+	mem_delta(&a, &b, r);
+	free(a.caches);
+	free(b.caches);
+	return err;
+}
+
+static void memory_table(void)
+{
+	struct memres kern[MAX_REPS], user[MAX_REPS];
+	double v[2][MAX_REPS], fm[2], km[2];
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < opt_reps; i++) {
+		fprintf(stderr, "vl-bench: memory, run %u of %u\n", i + 1, opt_reps);
+		if (mem_measure(false, &user[n]) || mem_measure(true, &kern[n])) {
+			fprintf(stderr, "vl-bench: memory: could not open %d connections\n",
+				IDLE_CONNS);
+			continue;
+		}
+		n++;
+	}
+	printf("\n== memory per idle connection, bytes: %d connections from %d\n"
+	       "== processes of %d uids, median of %u runs.  slab objects: growth of\n"
+	       "== active objects x object size in /proc/slabinfo; Slab: growth of\n"
+	       "== Slab in /proc/meminfo (whole slabs).  The floor is the client\n"
+	       "== socket and a userspace listener's accepted socket and file;\n"
+	       "== varlink.ko's is the client socket, its socket and its state.\n",
+	       IDLE_CONNS, IDLE_PROCS, IDLE_PROCS, n);
+	if (!n) {
+		printf("failed\n");
+		return;
+	}
+	for (j = 0; j < 2; j++) {
+		struct memres *m = j ? kern : user;
+		double *out = j ? km : fm;
+
+		for (i = 0; i < n; i++) {
+			v[0][i] = m[i].slab_objs;
+			v[1][i] = m[i].slab;
+		}
+		out[0] = median(v[0], n);
+		out[1] = median(v[1], n);
+	}
+	printf("%-34s %12s %12s\n", "", "slab objects", "Slab");
+	printf("%-34s %12.0f %12.0f\n", "userspace listener (socket floor)",
+	       fm[0], fm[1]);
+	printf("%-34s %12.0f %12.0f\n", "varlink.ko", km[0], km[1]);
+	printf("%-34s %12.0f %12.0f\n", "varlink.ko minus floor",
+	       km[0] - fm[0], km[1] - fm[1]);
+	printf("caches grown by 64 bytes or more per connection, objects x size\n"
+	       "(last run; SLUB merges caches: the names are those it kept):\n");
+	printf("  floor:    %s\n", user[n - 1].top);
+	printf("  varlink.ko:%s\n", kern[n - 1].top);
+}
+
+/* ---- the whole run ---- */
+
+static int run_all(const char *go_path)
+{
+	bool have_fast_path = stat_read("parameters/fast_path") >= 0;
+	long long fast_path0 = stat_read("parameters/fast_path");
+	pid_t raw_pid, go_pid;
+	unsigned int ti, mi, rep;
+	struct rlimit rl = { 4096, 4096 };
+	struct utsname u;
+	struct timespec res;
+	long long t0 = now_ns();
+	int failed = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		fprintf(stderr, "vl-bench: RLIMIT_NOFILE: %s\n", strerror(errno));
+	base_conns = kernel_conns();
+	/* the raw server replies what varlink.ko replies to Ping */
+	for (ti = 0; ti < N_TARGETS; ti++) {
+		struct target *t = &targets[ti];
+		char reply[256];
+
+		if (!t->kernel || t->fast_path || strcmp(t->call, PING_CALL))
+			continue;
+		probe(t, have_fast_path, reply);
+		if (!t->na) {
+			memcpy(raw_reply, reply, t->reply_len);
+			raw_reply_len = t->reply_len;
+		}
+		break;
+	}
+	raw_pid = spawn_raw_server();
+	go_pid = spawn_go_server(go_path);
+	wait_listening(RAW_NAME);
+	if (go_pid > 0)
+		wait_listening(GO_NAME);
+	for (ti = 0; ti < N_TARGETS; ti++) {
+		struct target *t = &targets[ti];
+
+		if (t->fast_path && have_fast_path)
+			fast_path_set(t->fast_path);
+		t->na = NULL;
+		if (selected(t))
+			probe(t, have_fast_path, NULL);
+		else
+			t->na = "not selected (-t)";
+		if (t->fast_path && have_fast_path)
+			fast_path_set(fast_path0 ? 'Y' : 'N');
+	}
+	if (targets[0].na)
+		die("the raw server does not answer: %s", targets[0].na);
+	for (ti = 0; ti < N_TARGETS && go_pid < 0; ti++)
+		if (targets[ti].name && !strcmp(targets[ti].name, GO_NAME))
+			targets[ti].na = "no Go server binary";
+
+	uname(&u);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	printf("== vl-bench: %s, %ld CPUs, %u runs of %.2f s per figure, medians\n",
+	       u.release, sysconf(_SC_NPROCESSORS_ONLN), opt_reps, opt_seconds);
+	if (res.tv_sec || res.tv_nsec > 1000)
+		printf("== the clock ticks in steps of %.0f us: latencies are that coarse\n",
+		       res.tv_sec * 1e6 + res.tv_nsec / 1e3);
+	printf("== varlink.ko fast_path=%s%s\n", !have_fast_path ? "(no such parameter)" :
+	       fast_path0 ? "Y" : "N",
+	       opt_stats ? "" : "; its statistics not read (-x): no inline column");
+	printf("bytes of a call/reply:");
+	for (ti = 0; ti < N_TARGETS; ti++)
+		if (!targets[ti].na)
+			printf(" %s %zu/%zu", targets[ti].id, targets[ti].call_len,
+			       targets[ti].reply_len);
+	printf("\n");
+	fflush(stdout);
+
+	/* every target in one mode back to back, close in time to raw's */
+	for (rep = 0; opt_throughput && rep < opt_reps; rep++) {
+		for (mi = 0; mi < N_MODES; mi++) {
+			fprintf(stderr, "vl-bench: run %u of %u: %s\n", rep + 1,
+				opt_reps, modes[mi].id);
+			for (ti = 0; ti < N_TARGETS; ti++) {
+				struct target *t = &targets[ti];
+				struct result *r = &results[ti][mi][rep];
+
+				if (t->na)
+					continue;
+				if (t->fast_path)
+					fast_path_set(t->fast_path);
+				run_one(t, &modes[mi], r);
+				if (t->fast_path)
+					fast_path_set(fast_path0 ? 'Y' : 'N');
+				if (!r->ok)
+					failed = 1;
+				printf("result %s %s %u %.0f %.1f %.1f\n", t->id,
+				       modes[mi].id, rep + 1, r->ok ? r->rate : -1,
+				       r->p50, r->p99);
+				fflush(stdout);
+			}
+		}
+	}
+	kill(raw_pid, SIGTERM);
+	waitpid(raw_pid, NULL, 0);
+	if (go_pid > 0) {
+		kill(go_pid, SIGTERM);
+		waitpid(go_pid, NULL, 0);
+	}
+	if (opt_throughput) {
+		printf("\n== calls per second and latency, median of %u runs; spread: (max -\n"
+		       "== min) / median of calls/s over the runs; x raw: the median of the\n"
+		       "== ratios to raw ping-pong in the same run and mode (calls/s: higher\n"
+		       "== is better; latency: lower is better); inline: the share of\n"
+		       "== varlink.ko's calls (warm-ups included) served in the caller's\n"
+		       "== task.  seq: 1 connection, client pinned to CPU 0;\n"
+		       "== pipe16: 1 connection, 16 calls in flight; cN: N connections,\n"
+		       "== a thread each, one call at a time\n", opt_reps);
+		print_table();
+	}
+	if (opt_memory) {
+		if (base_conns < 0)
+			printf("\nmemory per idle connection: varlink.ko does not listen\n");
+		else
+			memory_table();
+	}
+	printf("\n== vl-bench took %.0f s\n", (now_ns() - t0) / (double)NSEC);
+	return failed;
+}
+
+static void usage_exit(void)
+{
+	fprintf(stderr,
+		"Usage: vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]\n"
+		"                    [-M] [-T] [-x]\n"
+		"       vl-bench raw-server NAME\n"
+		"  -s  seconds per run (default 1)\n"
+		"  -r  runs per figure, the median is reported (default 3)\n"
+		"  -g  the Go server (default: varlink-noop beside vl-bench)\n"
+		"  -M  skip the memory measurement   -T  skip the throughput runs\n"
+		"  -t  only these targets, comma-separated (raw always runs)\n"
+		"  -P  pin the userspace servers (raw, Go) to this CPU\n"
+		"  -x  do not read varlink.ko's statistics (no inline column)\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	char go_path[512];
+	const char *slash;
+	int opt;
+
+	if (argc == 3 && !strcmp(argv[1], "raw-server")) {
+		raw_server(argv[2]);
+		return 1;
+	}
+	if (argc < 2 || strcmp(argv[1], "run"))
+		usage_exit();
+	slash = strrchr(argv[0], '/');
+	snprintf(go_path, sizeof(go_path), "%.*svarlink-noop",
+		 slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
+	optind = 2;
+	while ((opt = getopt(argc, argv, "s:r:g:t:P:MTx")) != -1) {
+		switch (opt) {
+		case 's':
+			opt_seconds = atof(optarg);
+			break;
+		case 'r':
+			opt_reps = atoi(optarg);
+			break;
+		case 'g':
+			snprintf(go_path, sizeof(go_path), "%s", optarg);
+			break;
+		case 'M':
+			opt_memory = false;
+			break;
+		case 'T':
+			opt_throughput = false;
+			break;
+		case 'x':
+			opt_stats = false;
+			break;
+		case 't':
+			opt_targets = optarg;
+			break;
+		case 'P':
+			opt_server_cpu = atoi(optarg);
+			break;
+		default:
+			usage_exit();
+		}
+	}
+	if (opt_seconds <= 0 || opt_reps < 1 || opt_reps > MAX_REPS)
+		usage_exit();
+	return run_all(go_path);
+}
