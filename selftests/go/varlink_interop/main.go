@@ -1,0 +1,745 @@
+// SPDX-License-Identifier: GPL-2.0
+
+// varlink-go-interop: the Go varlink library (github.com/varlink/go, as
+// Debian ships it) against the in-kernel varlink server.
+//
+// It asks the server for its interfaces (GetInfo), fetches each
+// description (GetInterfaceDescription) and parses it with the library's
+// IDL parser, then calls the read methods of the org.kernel.* interfaces
+// and decodes each reply twice: checked against the method's output type
+// in the parsed IDL (every field there, of its type, and nothing else),
+// and into a Go struct of its own, strictly (no unknown fields), whose
+// values are then looked at.  Methods of org.kernel.* that have no
+// required argument and read (Get*, List*, Describe*) but no Go struct
+// here yet are still called and checked against their IDL.
+//
+// Output is TAP; the exit status is 0 when every test passed.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/varlink/go/varlink"
+	"github.com/varlink/go/varlink/idl"
+)
+
+// TAP output
+type tap struct {
+	n, failed int
+}
+
+func (t *tap) result(err error, format string, args ...interface{}) bool {
+	t.n++
+	name := fmt.Sprintf(format, args...)
+	if err != nil {
+		t.failed++
+		fmt.Printf("not ok %d - %s\n", t.n, name)
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Printf("# %s\n", line)
+		}
+		return false
+	}
+	fmt.Printf("ok %d - %s\n", t.n, name)
+	return true
+}
+
+func diag(format string, args ...interface{}) {
+	fmt.Printf("# %s\n", fmt.Sprintf(format, args...))
+}
+
+// call makes a call and returns the raw parameters of its reply.
+func call(ctx context.Context, c *varlink.Connection, method string,
+	params interface{}) (json.RawMessage, error) {
+	receive, err := c.Send(ctx, method, params, 0)
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	flags, err := receive(ctx, &raw)
+	if err != nil {
+		return nil, describeError(err)
+	}
+	if flags&varlink.Continues != 0 {
+		return nil, fmt.Errorf("%s: \"continues\" in the reply to a call without \"more\"", method)
+	}
+	if raw == nil {
+		raw = json.RawMessage("{}")
+	}
+	return raw, nil
+}
+
+// describeError gives a varlink error with its parameters.
+func describeError(err error) error {
+	var e *varlink.Error
+	if errors.As(err, &e) {
+		if p, ok := e.Parameters.(*json.RawMessage); ok && p != nil {
+			return fmt.Errorf("%s %s", e.Name, string(*p))
+		}
+		return fmt.Errorf("%s", e.Name)
+	}
+	return err
+}
+
+// decodeStrict decodes @raw into @out, refusing fields @out does not have.
+func decodeStrict(raw json.RawMessage, out interface{}) error {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if err := d.Decode(out); err != nil {
+		return fmt.Errorf("decoding %s: %v", string(raw), err)
+	}
+	return nil
+}
+
+// Checking a JSON value against a type of a parsed IDL
+
+var intLexeme = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+func conforms(v interface{}, t *idl.Type, iface *idl.IDL, path string) error {
+	switch t.Kind {
+	case idl.TypeMaybe:
+		if v == nil {
+			return nil
+		}
+		return conforms(v, t.ElementType, iface, path)
+	case idl.TypeAlias:
+		for _, a := range iface.Aliases {
+			if a.Name == t.Alias {
+				return conforms(v, a.Type, iface, path)
+			}
+		}
+		return fmt.Errorf("%s: unknown type %s", path, t.Alias)
+	}
+	if v == nil {
+		return fmt.Errorf("%s: null or absent, but not nullable", path)
+	}
+	switch t.Kind {
+	case idl.TypeBool:
+		if _, ok := v.(bool); !ok {
+			return fmt.Errorf("%s: %v is not a bool", path, v)
+		}
+	case idl.TypeInt:
+		n, ok := v.(json.Number)
+		if !ok || !intLexeme.MatchString(string(n)) {
+			return fmt.Errorf("%s: %v is not an int", path, v)
+		}
+	case idl.TypeFloat:
+		if _, ok := v.(json.Number); !ok {
+			return fmt.Errorf("%s: %v is not a float", path, v)
+		}
+	case idl.TypeString:
+		if _, ok := v.(string); !ok {
+			return fmt.Errorf("%s: %v is not a string", path, v)
+		}
+	case idl.TypeObject:
+		if _, ok := v.(map[string]interface{}); !ok {
+			return fmt.Errorf("%s: %v is not an object", path, v)
+		}
+	case idl.TypeEnum:
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("%s: %v is not an enum value", path, v)
+		}
+		for _, f := range t.Fields {
+			if f.Name == s {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s: %q is not a value of the enum", path, s)
+	case idl.TypeArray:
+		a, ok := v.([]interface{})
+		if !ok {
+			return fmt.Errorf("%s: %v is not an array", path, v)
+		}
+		for i, e := range a {
+			if err := conforms(e, t.ElementType, iface, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case idl.TypeMap:
+		m, ok := v.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("%s: %v is not a map", path, v)
+		}
+		for k, e := range m {
+			if err := conforms(e, t.ElementType, iface, path+"["+k+"]"); err != nil {
+				return err
+			}
+		}
+	case idl.TypeStruct:
+		m, ok := v.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("%s: %v is not a struct", path, v)
+		}
+		known := map[string]bool{}
+		for _, f := range t.Fields {
+			known[f.Name] = true
+			if err := conforms(m[f.Name], f.Type, iface, path+"."+f.Name); err != nil {
+				return err
+			}
+		}
+		for k := range m {
+			if !known[k] {
+				return fmt.Errorf("%s: field %q is not in the IDL", path, k)
+			}
+		}
+	default:
+		return fmt.Errorf("%s: type kind %d unknown", path, t.Kind)
+	}
+	return nil
+}
+
+// conformsRaw checks the parameters of a reply against a method's output.
+func conformsRaw(raw json.RawMessage, iface *idl.IDL, method string) error {
+	for _, m := range iface.Methods {
+		if m.Name != method {
+			continue
+		}
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		var v interface{}
+		if err := d.Decode(&v); err != nil {
+			return err
+		}
+		return conforms(v, m.Out, iface, "parameters")
+	}
+	return fmt.Errorf("%s has no method %s", iface.Name, method)
+}
+
+// What the Go library's parser (0.4.0) cannot read
+
+var (
+	anyType   = regexp.MustCompile(`(?m)^[^#\n]*:\s*\??(\[(string)?\]\??)*any\b`)
+	methodDef = regexp.MustCompile(`(?m)^\s*method\s`)
+)
+
+// knownLimit says why the library may refuse a description, if it may.
+func knownLimit(desc string, err error) string {
+	switch {
+	case err.Error() == "no methods defined" && !methodDef.MatchString(desc):
+		return "it declares no method, which varlink/go 0.4.0 refuses"
+	case anyType.MatchString(desc):
+		return "it uses the type any (UAPI.20), which varlink/go 0.4.0 predates"
+	}
+	return ""
+}
+
+// The typed replies
+
+type serviceInfo struct {
+	Vendor     string   `json:"vendor"`
+	Product    string   `json:"product"`
+	Version    string   `json:"version"`
+	URL        string   `json:"url"`
+	Interfaces []string `json:"interfaces"`
+}
+
+type interfaceDescription struct {
+	Description string `json:"description"`
+}
+
+// org.kernel.system.Describe
+type systemDescription struct {
+	Sysname         string  `json:"sysname"`
+	Nodename        string  `json:"nodename"`
+	Release         string  `json:"release"`
+	Version         string  `json:"version"`
+	Machine         string  `json:"machine"`
+	Domainname      string  `json:"domainname"`
+	Uptime          float64 `json:"uptime"`
+	BootTime        int64   `json:"boot_time"`
+	MemoryTotal     uint64  `json:"memory_total"`
+	MemoryFree      uint64  `json:"memory_free"`
+	MemoryAvailable uint64  `json:"memory_available"`
+	MemoryBuffers   uint64  `json:"memory_buffers"`
+	MemoryCached    uint64  `json:"memory_cached"`
+	MemoryShared    uint64  `json:"memory_shared"`
+	SwapTotal       uint64  `json:"swap_total"`
+	SwapFree        uint64  `json:"swap_free"`
+	Load1           float64 `json:"load_1"`
+	Load5           float64 `json:"load_5"`
+	Load15          float64 `json:"load_15"`
+	TasksRunning    int64   `json:"tasks_running"`
+	TasksTotal      int64   `json:"tasks_total"`
+	CpusOnline      int64   `json:"cpus_online"`
+	CpusPresent     int64   `json:"cpus_present"`
+	CpusPossible    int64   `json:"cpus_possible"`
+}
+
+// org.kernel.process.GetProcess
+type process struct {
+	Pid       int64  `json:"pid"`
+	Ppid      int64  `json:"ppid"`
+	Comm      string `json:"comm"`
+	State     string `json:"state"`
+	UID       int64  `json:"uid"`
+	Euid      int64  `json:"euid"`
+	Gid       int64  `json:"gid"`
+	Egid      int64  `json:"egid"`
+	Threads   int64  `json:"threads"`
+	StartTime int64  `json:"start_time"`
+	Rss       int64  `json:"rss"`
+}
+
+// org.kernel.network's Link
+type link struct {
+	Name      string `json:"name"`
+	Index     int64  `json:"index"`
+	Mtu       int64  `json:"mtu"`
+	Up        bool   `json:"up"`
+	Running   bool   `json:"running"`
+	Operstate string `json:"operstate"`
+	Mac       string `json:"mac"`
+	RxBytes   uint64 `json:"rx_bytes"`
+	TxBytes   uint64 `json:"tx_bytes"`
+	RxPackets uint64 `json:"rx_packets"`
+	TxPackets uint64 `json:"tx_packets"`
+	RxErrors  uint64 `json:"rx_errors"`
+	TxErrors  uint64 `json:"tx_errors"`
+	RxDropped uint64 `json:"rx_dropped"`
+	TxDropped uint64 `json:"tx_dropped"`
+}
+
+type links struct {
+	Links []link `json:"links"`
+}
+
+type oneLink struct {
+	Link link `json:"link"`
+}
+
+type linkEvent struct {
+	Event string `json:"event"`
+	Link  link   `json:"link"`
+}
+
+// The loopback link: index 1 in the initial network namespace, and up
+func isLo(l link) bool {
+	return l.Name == "lo" && l.Index == 1 && l.Up && l.Mtu > 0
+}
+
+// org.kernel.example.Hello
+type greeting struct {
+	Greeting string `json:"greeting"`
+	Release  string `json:"release"`
+}
+
+// org.kernel.varlink.test.Types
+type point struct {
+	X int64 `json:"x"`
+	Y int64 `json:"y"`
+}
+
+type everything struct {
+	Bool   bool                       `json:"bool"`
+	Int    int64                      `json:"int"`
+	Float  float64                    `json:"float"`
+	String string                     `json:"string"`
+	Object map[string]json.RawMessage `json:"object"`
+	Any    json.RawMessage            `json:"any"`
+	Enum   string                     `json:"enum"`
+	Color  string                     `json:"color"`
+	Struct struct {
+		Point point `json:"point"`
+		Inner struct {
+			Label string `json:"label"`
+			Flag  *bool  `json:"flag"`
+		} `json:"inner"`
+	} `json:"struct"`
+	Array  []json.Number       `json:"array"`
+	Map    map[string]string   `json:"map"`
+	Set    map[string]struct{} `json:"set"`
+	Maybe  *string             `json:"maybe"`
+	Nested []map[string]*point `json:"nested"`
+}
+
+type types struct {
+	Everything everything `json:"everything"`
+}
+
+type whoAmI struct {
+	UID      int64 `json:"uid"`
+	Pid      int64 `json:"pid"`
+	SysAdmin bool  `json:"sys_admin"`
+}
+
+type status struct {
+	Monitors int64 `json:"monitors"`
+	Deferred int64 `json:"deferred"`
+	Counter  int64 `json:"counter"`
+}
+
+// A read method, its arguments, and what its reply must say.
+type reader struct {
+	iface, method string
+	params        interface{}
+	check         func(raw json.RawMessage) error
+}
+
+func expect(cond bool, format string, args ...interface{}) error {
+	if cond {
+		return nil
+	}
+	return fmt.Errorf(format, args...)
+}
+
+func readers(release string) []reader {
+	pid := int64(os.Getpid())
+	return []reader{
+		{"org.kernel.system", "Describe", nil, func(raw json.RawMessage) error {
+			var s systemDescription
+			if err := decodeStrict(raw, &s); err != nil {
+				return err
+			}
+			return expect(s.Sysname == "Linux" && s.Release == release &&
+				s.Machine != "" && s.Uptime > 0 && s.MemoryTotal > 0 &&
+				s.MemoryFree <= s.MemoryTotal && s.TasksTotal > 0 &&
+				s.CpusOnline >= 1 && s.CpusOnline <= s.CpusPossible,
+				"unlikely values: %+v", s)
+		}},
+		{"org.kernel.process", "GetProcess", map[string]int64{"pid": pid},
+			func(raw json.RawMessage) error {
+				var p process
+				if err := decodeStrict(raw, &p); err != nil {
+					return err
+				}
+				comm := "varlink-go-interop"[:15]
+				return expect(p.Pid == pid && p.Ppid == int64(os.Getppid()) &&
+					p.Comm == comm &&
+					p.UID == int64(os.Getuid()) && p.Euid == int64(os.Geteuid()) &&
+					p.Threads >= 1 && p.Rss > 0,
+					"not this process (pid %d, comm %q): %+v", pid, comm, p)
+			}},
+		{"org.kernel.network", "ListLinks", nil, func(raw json.RawMessage) error {
+			var l links
+			if err := decodeStrict(raw, &l); err != nil {
+				return err
+			}
+			for _, k := range l.Links {
+				if isLo(k) {
+					return nil
+				}
+			}
+			return fmt.Errorf("no lo (index 1, up): %+v", l)
+		}},
+		{"org.kernel.network", "GetLink", map[string]string{"name": "lo"},
+			func(raw json.RawMessage) error {
+				var l oneLink
+				if err := decodeStrict(raw, &l); err != nil {
+					return err
+				}
+				return expect(isLo(l.Link), "not lo (index 1, up): %+v", l)
+			}},
+		{"org.kernel.network", "GetLink", map[string]int64{"index": 1},
+			func(raw json.RawMessage) error {
+				var l oneLink
+				if err := decodeStrict(raw, &l); err != nil {
+					return err
+				}
+				return expect(isLo(l.Link), "not lo (index 1, up): %+v", l)
+			}},
+		{"org.kernel.example", "Hello", map[string]string{"name": "Go"},
+			func(raw json.RawMessage) error {
+				var g greeting
+				if err := decodeStrict(raw, &g); err != nil {
+					return err
+				}
+				return expect(g.Greeting == "Hello, Go!" && g.Release == release,
+					"%+v", g)
+			}},
+		{"org.kernel.varlink.test", "Types", nil, func(raw json.RawMessage) error {
+			var t types
+			if err := decodeStrict(raw, &t); err != nil {
+				return err
+			}
+			e := t.Everything
+			_, x := e.Set["x"]
+			return expect(e.Bool && e.Int == -9223372036854775808 &&
+				e.Float == -3.14159 && e.Enum == "two" && e.Color == "blue" &&
+				e.Struct.Point == point{-1, 2} && e.Struct.Inner.Label == "in" &&
+				e.Struct.Inner.Flag == nil && len(e.Array) == 3 &&
+				e.Array[2] == "18446744073709551615" && e.Map["a"] == "1" &&
+				x && len(e.Set) == 1 && e.Maybe == nil && len(e.Nested) == 2 &&
+				*e.Nested[0]["p"] == point{3, 4} && e.Nested[0]["q"] == nil,
+				"%+v", e)
+		}},
+		{"org.kernel.varlink.test", "WhoAmI", nil, func(raw json.RawMessage) error {
+			var w whoAmI
+			if err := decodeStrict(raw, &w); err != nil {
+				return err
+			}
+			return expect(w.UID == int64(os.Geteuid()) && w.Pid == pid &&
+				w.SysAdmin == (os.Geteuid() == 0), "%+v", w)
+		}},
+		{"org.kernel.varlink.test", "Status", nil, func(raw json.RawMessage) error {
+			var s status
+			if err := decodeStrict(raw, &s); err != nil {
+				return err
+			}
+			return expect(s.Monitors >= 0 && s.Deferred >= 0, "%+v", s)
+		}},
+		{"org.kernel.varlink.test", "Ping", nil, func(raw json.RawMessage) error {
+			var p struct{}
+			return decodeStrict(raw, &p)
+		}},
+	}
+}
+
+// Whether a method reads only and takes no argument: worth a call.
+func plainRead(m *idl.Method) bool {
+	for _, p := range []string{"Get", "List", "Describe"} {
+		if strings.HasPrefix(m.Name, p) {
+			return len(m.In.Fields) == 0
+		}
+	}
+	return false
+}
+
+func main() {
+	address := flag.String("varlink", "unix:@org.kernel.varlink", "the server's address")
+	flag.Parse()
+	t := &tap{}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	defer func() {
+		fmt.Printf("1..%d\n", t.n)
+		if t.failed > 0 {
+			os.Exit(1)
+		}
+	}()
+
+	c, err := varlink.NewConnection(ctx, *address)
+	if !t.result(err, "connect to %s", *address) {
+		return
+	}
+	defer c.Close()
+
+	// GetInfo, with the library's own call, then typed
+	var vendor, product, version, url string
+	var names []string
+	err = c.GetInfo(ctx, &vendor, &product, &version, &url, &names)
+	if err == nil {
+		err = expect(vendor != "" && product != "" && version != "" &&
+			len(names) > 0, "empty fields")
+	}
+	if !t.result(err, "GetInfo: %s, %s %s, %d interfaces", vendor, product,
+		version, len(names)) {
+		return
+	}
+	raw, err := call(ctx, c, "org.varlink.service.GetInfo", nil)
+	var info serviceInfo
+	if err == nil {
+		err = decodeStrict(raw, &info)
+	}
+	if err == nil {
+		err = expect(info.Version == version && len(info.Interfaces) == len(names),
+			"differs from the first GetInfo: %+v", info)
+	}
+	t.result(err, "GetInfo decoded strictly")
+	diag("interfaces: %s", strings.Join(names, " "))
+
+	// Every description, parsed
+	parsed := map[string]*idl.IDL{}
+	beyond := map[string]bool{} // served, but beyond the Go parser
+	for _, name := range names {
+		raw, err := call(ctx, c, "org.varlink.service.GetInterfaceDescription",
+			map[string]string{"interface": name})
+		var d interfaceDescription
+		if err == nil {
+			err = decodeStrict(raw, &d)
+		}
+		if !t.result(err, "GetInterfaceDescription %s", name) {
+			continue
+		}
+		desc, err := c.GetInterfaceDescription(ctx, name)
+		if err == nil {
+			err = expect(desc == d.Description, "the library's call got another text")
+		}
+		if err != nil {
+			t.result(err, "GetInterfaceDescription %s with the library's call", name)
+			continue
+		}
+		p, err := idl.New(desc)
+		if err != nil {
+			if why := knownLimit(desc, err); why != "" {
+				t.result(nil, "%s: refused by the Go IDL parser, as expected: %s", name, why)
+				beyond[name] = true
+				continue
+			}
+			t.result(fmt.Errorf("%v\n%s", err, desc), "%s: parsed by the Go IDL parser", name)
+			continue
+		}
+		err = expect(p.Name == name, "the IDL names %s", p.Name)
+		t.result(err, "%s: parsed by the Go IDL parser: %d types, %d methods, %d errors",
+			name, len(p.Aliases), len(p.Methods), len(p.Errors))
+		parsed[name] = p
+	}
+
+	// org.varlink.service's own replies conform to its IDL
+	if p := parsed["org.varlink.service"]; p != nil {
+		raw, err := call(ctx, c, "org.varlink.service.GetInterfaceDescription",
+			map[string]string{"interface": "org.varlink.service"})
+		if err == nil {
+			err = conformsRaw(raw, p, "GetInterfaceDescription")
+		}
+		t.result(err, "org.varlink.service.GetInterfaceDescription conforms to its IDL")
+		raw, err = call(ctx, c, "org.varlink.service.GetInfo", nil)
+		if err == nil {
+			err = conformsRaw(raw, p, "GetInfo")
+		}
+		t.result(err, "org.varlink.service.GetInfo conforms to its IDL")
+	}
+
+	// The read methods with a Go struct
+	typed := map[string]bool{}
+	typed["org.kernel.network.MonitorLinks"] = true
+	for _, r := range readers(version) {
+		name := r.iface + "." + r.method
+		typed[name] = true
+		p := parsed[r.iface]
+		if p == nil && !beyond[r.iface] {
+			diag("%s: not served", r.iface)
+			continue
+		}
+		label := name
+		if r.params != nil {
+			b, _ := json.Marshal(r.params)
+			label += string(b)
+		}
+		raw, err := call(ctx, c, name, r.params)
+		if err == nil && p != nil {
+			err = conformsRaw(raw, p, r.method)
+		}
+		if err == nil {
+			err = r.check(raw)
+		}
+		if p != nil {
+			t.result(err, "%s: conforms to the IDL, decoded into a Go struct", label)
+		} else {
+			t.result(err, "%s: decoded into a Go struct (the IDL is beyond the Go parser)", label)
+		}
+	}
+
+	// Streams: org.kernel.example.Count and org.kernel.network.MonitorLinks
+	if parsed["org.kernel.example"] != nil {
+		t.result(countStream(ctx, c), "org.kernel.example.Count with more: 1 to 5")
+	}
+	if p := parsed["org.kernel.network"]; p != nil {
+		n, err := monitorLinks(ctx, *address, p)
+		t.result(err, "org.kernel.network.MonitorLinks with more: %d current links, "+
+			"each conforms to the IDL, decoded into a Go struct", n)
+	}
+
+	// The other read methods of org.kernel.*, against their IDL only
+	var rest []string
+	for name, p := range parsed {
+		if strings.HasPrefix(name, "org.kernel.") {
+			for _, m := range p.Methods {
+				if !typed[name+"."+m.Name] && plainRead(m) {
+					rest = append(rest, name+"."+m.Name)
+				}
+			}
+		}
+	}
+	sort.Strings(rest)
+	for _, full := range rest {
+		dot := strings.LastIndex(full, ".")
+		raw, err := call(ctx, c, full, nil)
+		if err == nil {
+			err = conformsRaw(raw, parsed[full[:dot]], full[dot+1:])
+		}
+		t.result(err, "%s: conforms to the IDL (no Go struct here yet)", full)
+	}
+}
+
+// countStream reads the replies of org.kernel.example.Count(n: 5) with "more".
+func countStream(ctx context.Context, c *varlink.Connection) error {
+	receive, err := c.Send(ctx, "org.kernel.example.Count",
+		map[string]int64{"n": 5}, varlink.More)
+	if err != nil {
+		return err
+	}
+	for want := int64(1); ; want++ {
+		var raw json.RawMessage
+		flags, err := receive(ctx, &raw)
+		if err != nil {
+			return describeError(err)
+		}
+		var r struct {
+			I int64 `json:"i"`
+		}
+		if err := decodeStrict(raw, &r); err != nil {
+			return err
+		}
+		if r.I != want {
+			return fmt.Errorf("reply %d says %d", want, r.I)
+		}
+		last := flags&varlink.Continues == 0
+		if last != (want == 5) {
+			return fmt.Errorf("reply %d: continues is %v", want, !last)
+		}
+		if last {
+			return nil
+		}
+	}
+}
+
+// monitorLinks reads the first replies of org.kernel.network.MonitorLinks,
+// one per link ListLinks gives, on a connection of its own: the stream
+// never ends, the connection is closed after them.
+func monitorLinks(ctx context.Context, address string, p *idl.IDL) (int, error) {
+	c, err := varlink.NewConnection(ctx, address)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	raw, err := call(ctx, c, "org.kernel.network.ListLinks", nil)
+	var l links
+	if err == nil {
+		err = decodeStrict(raw, &l)
+	}
+	if err != nil {
+		return 0, err
+	}
+	receive, err := c.Send(ctx, "org.kernel.network.MonitorLinks", nil, varlink.More)
+	if err != nil {
+		return 0, err
+	}
+	want := map[string]int64{}
+	for _, k := range l.Links {
+		want[k.Name] = k.Index
+	}
+	for i := range l.Links {
+		var raw json.RawMessage
+		flags, err := receive(ctx, &raw)
+		if err != nil {
+			return i, describeError(err)
+		}
+		if flags&varlink.Continues == 0 {
+			return i, fmt.Errorf("reply %d has no \"continues\"", i+1)
+		}
+		if err := conformsRaw(raw, p, "MonitorLinks"); err != nil {
+			return i, err
+		}
+		var e linkEvent
+		if err := decodeStrict(raw, &e); err != nil {
+			return i, err
+		}
+		index, ok := want[e.Link.Name]
+		if e.Event != "current" || !ok || e.Link.Index != index {
+			return i, fmt.Errorf("reply %d: %+v, not one of the current links %v",
+				i+1, e, want)
+		}
+		delete(want, e.Link.Name)
+	}
+	return len(l.Links), nil
+}
