@@ -444,6 +444,15 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		mutex_unlock(&conn->lock);
 		if (err)
 			break;
+		/*
+		 * The peer closed for good (not just its writing side): a call
+		 * in flight is cancelled by the teardown.  sk_state_change
+		 * queued us.
+		 */
+		if (READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN) {
+			err = -ECONNRESET;
+			break;
+		}
 		if (!idle)
 			return true;	/* a reply or write_space wakes us */
 		if (!budget--)
@@ -570,8 +579,11 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	spin_unlock(&conns_lock);
 	atomic64_inc(&vl_stats.connections_total);
 
+	/* once the callbacks are set, io_work may run and close it */
+	vl_conn_get(conn);
 	set_callbacks(conn);
 	queue_work(wq, &conn->io_work);	/* data may be there already */
+	vl_conn_put(conn);
 	return conn;
 
 err_conn:

@@ -865,9 +865,11 @@ static int call_send(struct varlink_call *call, const char *error,
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if the call was not made with "more" (nothing is
- * sent); -ECANCELED once the client is gone (finish the call); -ENOBUFS
- * if the client does not read its replies (its connection is closed:
- * finish the call); or the error of a varlink_put_*() call.
+ * sent); -ECANCELED once the call was cancelled (finish the call; the
+ * parameters written for this reply are dropped); -ENOBUFS if the client
+ * does not read its replies, -ECONNRESET or -EPIPE if it is gone (its
+ * connection is closed: finish the call); or the error of a
+ * varlink_put_*() call.
  */
 int varlink_reply_continues(struct varlink_call *call)
 {
@@ -883,6 +885,12 @@ int varlink_reply_continues(struct varlink_call *call)
 		err = -ECANCELED;
 	else
 		err = call_send(call, NULL, true);
+	if (err == -ECANCELED) {
+		/* the parameters written are not the final reply's */
+		vl_jsonw_release(&call->w);
+		vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
+		vl_jsonw_obj_open(&call->w);
+	}
 	mutex_unlock(&call->lock);
 	return err;
 }

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * org.kernel.network: the network links of the initial network namespace,
+ * as /sys/class/net shows them, and a stream of their changes.
+ *
+ * Links are read under RTNL, which keeps them from going away or changing
+ * while they are read; replies are written after a link was copied into a
+ * struct network_link, or under RTNL, never under RCU (writing allocates).
+ *
+ * MonitorLinks streams from a netdevice notifier.  Each stream is a
+ * struct network_monitor on network_monitors, under network_lock, and is
+ * only written to under that lock: its replies have one writer at a time.
+ * The lock order is RTNL, network_lock, then the core's own locks:
+ * varlink_reply_continues() may sleep briefly on a mutex but never waits
+ * for the client, so it is fine in the notifier, which runs under RTNL.
+ * A new stream sends the links there are ("current") and becomes live in
+ * one section under RTNL, so no change falls between the two: a change
+ * made before is in the "current" replies, one made after is an event.
+ *
+ * A stream ends, with network_lock held and exactly one final reply:
+ *  - when a reply fails: the client is gone or does not read (the core
+ *    closed its connection), and the final reply is dropped;
+ *  - from the cancel callback, which the core runs when the client went
+ *    away, or when the interface is unregistered;
+ *  - at module exit, before the interface is unregistered, with the error
+ *    MonitorEnded.
+ * The cancel callback takes network_lock only, never RTNL: it runs in the
+ * core's connection work or in varlink_unregister_interface().  It may run
+ * at any time, even after the final reply, so it gets the stream's id, not
+ * a pointer, and only ends a stream it still finds on the list.
+ */
+#include <linux/errno.h>
+#include <linux/if.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/notifier.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <net/net_namespace.h>
+#include <varlink.h>
+
+#define NETWORK_ERR(name)	"org.kernel.network." name
+
+/* The highest max_monitors that can be set */
+#define NETWORK_MONITORS_MAX	4096
+
+static unsigned int max_monitors = 64;
+module_param(max_monitors, uint, 0444);
+MODULE_PARM_DESC(max_monitors,
+		 "MonitorLinks streams that may run at once (1-4096, default 64)");
+
+static const char network_idl[] =
+"# The network links (interfaces) of the initial network namespace, as\n"
+"# \"ip -s link\" and /sys/class/net show them, and a stream of their\n"
+"# changes.  Values are read when the reply is made; reading them needs\n"
+"# no privilege.\n"
+"interface org.kernel.network\n"
+"\n"
+"# A network link, as /sys/class/net/NAME describes it.\n"
+"type Link (\n"
+"  # The name, e.g. \"eth0\"; bytes that are not UTF-8 become U+FFFD.\n"
+"  name: string,\n"
+"  # The interface index (ifindex), unique while the link exists.\n"
+"  index: int,\n"
+"  # The MTU in bytes (mtu).\n"
+"  mtu: int,\n"
+"  # Administratively up: IFF_UP in flags (\"ip link set NAME up\").\n"
+"  up: bool,\n"
+"  # Up and operational: IFF_RUNNING as SIOCGIFFLAGS and \"ip link\" report\n"
+"  # it, that is up with operstate \"up\" or \"unknown\".\n"
+"  running: bool,\n"
+"  # The operational state of RFC 2863 (operstate): \"unknown\",\n"
+"  # \"notpresent\", \"down\", \"lowerlayerdown\", \"testing\", \"dormant\" or\n"
+"  # \"up\"; \"down\" whenever the link is not up.\n"
+"  operstate: string,\n"
+"  # The hardware address (address): its bytes in lower-case hex, separated\n"
+"  # by colons, e.g. \"02:00:00:00:00:01\" for Ethernet; \"\" if it has none.\n"
+"  mac: string,\n"
+"  # Bytes received (statistics/rx_bytes).  The counters are the driver's,\n"
+"  # plus what the core dropped, as dev_get_stats() adds them up.\n"
+"  rx_bytes: int,\n"
+"  # Bytes sent (statistics/tx_bytes).\n"
+"  tx_bytes: int,\n"
+"  # Packets received (statistics/rx_packets).\n"
+"  rx_packets: int,\n"
+"  # Packets sent (statistics/tx_packets).\n"
+"  tx_packets: int,\n"
+"  # Receive errors (statistics/rx_errors).\n"
+"  rx_errors: int,\n"
+"  # Transmit errors (statistics/tx_errors).\n"
+"  tx_errors: int,\n"
+"  # Packets received but dropped (statistics/rx_dropped).\n"
+"  rx_dropped: int,\n"
+"  # Packets dropped on their way out (statistics/tx_dropped).\n"
+"  tx_dropped: int\n"
+")\n"
+"\n"
+"# List the links, in the kernel's order (that in which they came).  A list\n"
+"# too long for the server's max_output fails with\n"
+"# org.kernel.varlink.SystemError (errno 90, EMSGSIZE).\n"
+"method ListLinks() -> (links: []Link)\n"
+"\n"
+"# Describe one link, by name (or alternative name) or by index.  Give\n"
+"# exactly one of the two, else org.varlink.service.InvalidParameter names\n"
+"# \"name\" (neither given) or \"index\" (both given).\n"
+"method GetLink(name: ?string, index: ?int) -> (link: Link)\n"
+"\n"
+"# Stream the links and their changes; call it with \"more\", else\n"
+"# org.varlink.service.ExpectedMore.  The first replies describe the links\n"
+"# there are, one reply each, with event \"current\"; then each change gets\n"
+"# one reply, in the order they happen: nothing is missed or told twice\n"
+"# between the two.  Every reply has \"continues\": the stream goes on until\n"
+"# the client hangs up, or its connection is closed because it does not\n"
+"# read its replies, or the interface goes away (MonitorEnded).  At most\n"
+"# max_monitors streams run at once (a parameter of varlink_network.ko, 64\n"
+"# by default); one more fails with TooManyMonitors.\n"
+"method MonitorLinks() -> (\n"
+"  # \"current\": a link there was when the call was made; \"added\": a link\n"
+"  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
+"  # or moved out; \"changed\": one went up or down, or changed its\n"
+"  # operational state, carrier, MTU, name or address (counters alone are\n"
+"  # no change).\n"
+"  event: string,\n"
+"  # The link after the change; for \"removed\", as it was last.\n"
+"  link: Link\n"
+")\n"
+"\n"
+"# No link has the name or index given, which is echoed.\n"
+"error LinkNotFound (name: ?string, index: ?int)\n"
+"\n"
+"# As many MonitorLinks streams as allowed are running.\n"
+"error TooManyMonitors (max: int)\n"
+"\n"
+"# The end of a MonitorLinks stream: the interface is going away (its module\n"
+"# is unloaded).\n"
+"error MonitorEnded ()\n";
+
+/**
+ * struct network_link - what a reply says about a link, copied under RTNL
+ * @name: dev->name
+ * @index: the ifindex
+ * @mtu: the MTU
+ * @up: IFF_UP
+ * @running: IFF_RUNNING, as dev_get_flags() reports it
+ * @operstate: as /sys/class/net/NAME/operstate shows it
+ * @mac: the hardware address in hex, "" if it has none
+ * @stats: dev_get_stats()
+ */
+struct network_link {
+	char name[IFNAMSIZ];
+	int index;
+	unsigned int mtu;
+	bool up;
+	bool running;
+	const char *operstate;
+	char mac[3 * MAX_ADDR_LEN];
+	struct rtnl_link_stats64 stats;
+};
+
+/* Indexed by IF_OPER_*, as in net/core/net-sysfs.c */
+static const char *const network_operstates[] = {
+	"unknown", "notpresent", "down", "lowerlayerdown", "testing",
+	"dormant", "up",
+};
+
+static void network_link_read(struct net_device *dev, struct network_link *l)
+{
+	unsigned char operstate = READ_ONCE(dev->operstate);
+	unsigned int addr_len = min_t(unsigned int, dev->addr_len, MAX_ADDR_LEN);
+
+	ASSERT_RTNL();
+	strscpy(l->name, dev->name, sizeof(l->name));
+	l->index = dev->ifindex;
+	l->mtu = READ_ONCE(dev->mtu);
+	l->up = dev->flags & IFF_UP;
+	l->running = dev_get_flags(dev) & IFF_RUNNING;
+	if (!netif_running(dev))
+		operstate = IF_OPER_DOWN;
+	l->operstate = operstate < ARRAY_SIZE(network_operstates) ?
+		       network_operstates[operstate] : "unknown";
+	l->mac[0] = '\0';
+	if (addr_len)
+		snprintf(l->mac, sizeof(l->mac), "%*phC", addr_len, dev->dev_addr);
+	dev_get_stats(dev, &l->stats);
+}
+
+static void network_put_link(struct varlink_call *call, const char *key,
+			     const struct network_link *l)
+{
+	const struct rtnl_link_stats64 *s = &l->stats;
+
+	varlink_open_object(call, key);
+	varlink_put_str(call, "name", l->name);
+	varlink_put_s64(call, "index", l->index);
+	varlink_put_s64(call, "mtu", l->mtu);
+	varlink_put_bool(call, "up", l->up);
+	varlink_put_bool(call, "running", l->running);
+	varlink_put_str(call, "operstate", l->operstate);
+	varlink_put_str(call, "mac", l->mac);
+	varlink_put_u64(call, "rx_bytes", s->rx_bytes);
+	varlink_put_u64(call, "tx_bytes", s->tx_bytes);
+	varlink_put_u64(call, "rx_packets", s->rx_packets);
+	varlink_put_u64(call, "tx_packets", s->tx_packets);
+	varlink_put_u64(call, "rx_errors", s->rx_errors);
+	varlink_put_u64(call, "tx_errors", s->tx_errors);
+	varlink_put_u64(call, "rx_dropped", s->rx_dropped);
+	varlink_put_u64(call, "tx_dropped", s->tx_dropped);
+	varlink_close_object(call);
+}
+
+/* ListLinks() -> (links: []Link) */
+static int network_list_links(struct varlink_call *call, const void *params)
+{
+	struct network_link l;
+	struct net_device *dev;
+
+	varlink_open_array(call, "links");
+	rtnl_lock();
+	for_each_netdev(&init_net, dev) {
+		network_link_read(dev, &l);
+		network_put_link(call, NULL, &l);
+	}
+	rtnl_unlock();
+	varlink_close_array(call);
+	/* a list over max_output becomes SystemError (EMSGSIZE) */
+	varlink_reply(call);
+	return 0;
+}
+
+struct network_get_params {
+	const char *name;
+	struct varlink_json index;
+};
+
+static const struct varlink_param network_get_params[] = {
+	VARLINK_PARAM("name", VARLINK_STRING, struct network_get_params, name),
+	VARLINK_PARAM("index", VARLINK_JSON, struct network_get_params, index),
+};
+
+/*
+ * The index parameter, which the core validated as an IDL int: a JSON
+ * integer, possibly beyond s64.  Return: the ifindex, or 0 if no link can
+ * have it.
+ */
+static int network_index(const struct varlink_json *v)
+{
+	char buf[24];
+	s64 index;
+
+	if (v->len >= sizeof(buf))
+		return 0;
+	memcpy(buf, v->text, v->len);
+	buf[v->len] = '\0';
+	if (kstrtos64(buf, 10, &index) || index <= 0 || index > INT_MAX)
+		return 0;
+	return index;
+}
+
+/* GetLink(name: ?string, index: ?int) -> (link: Link) */
+static int network_get_link(struct varlink_call *call, const void *params)
+{
+	const struct network_get_params *p = params;
+	struct net_device *dev = NULL;
+	struct network_link l;
+	int index = 0;
+
+	/* "index" is raw JSON: absent and null both leave its text NULL */
+	if (!p->name == !p->index.text) {
+		varlink_put_str(call, "parameter", p->name ? "index" : "name");
+		varlink_error(call, "org.varlink.service.InvalidParameter");
+		return 0;
+	}
+	if (p->index.text)
+		index = network_index(&p->index);
+
+	rtnl_lock();
+	if (p->name && strlen(p->name) < IFNAMSIZ)
+		dev = __dev_get_by_name(&init_net, p->name);
+	else if (index)
+		dev = __dev_get_by_index(&init_net, index);
+	if (dev)
+		network_link_read(dev, &l);
+	rtnl_unlock();
+
+	if (dev) {
+		network_put_link(call, "link", &l);
+		varlink_reply(call);
+	} else {
+		if (p->name)
+			varlink_put_str(call, "name", p->name);
+		else
+			varlink_put_json(call, "index", &p->index);
+		varlink_error(call, NETWORK_ERR("LinkNotFound"));
+	}
+	return 0;
+}
+
+/**
+ * struct network_monitor - a MonitorLinks stream
+ * @node: on network_monitors until the stream's final reply
+ * @id: identifies the stream to the cancel callback; never reused
+ * @call: the call
+ * @live: the "current" replies were sent: changes are sent now
+ *
+ * All members are under network_lock.
+ */
+struct network_monitor {
+	struct list_head node;
+	unsigned long id;
+	struct varlink_call *call;
+	bool live;
+};
+
+static DEFINE_MUTEX(network_lock);
+static LIST_HEAD(network_monitors);
+static unsigned int network_n_monitors;
+static unsigned long network_next_id;
+static bool network_stopping;	/* module exit: no new stream */
+/* The link an event or a "current" reply describes */
+static struct network_link network_snap;
+
+static struct network_monitor *network_monitor_find(unsigned long id)
+{
+	struct network_monitor *m;
+
+	lockdep_assert_held(&network_lock);
+	list_for_each_entry(m, &network_monitors, node)
+		if (m->id == id)
+			return m;
+	return NULL;
+}
+
+/*
+ * End a stream with its final reply.  @err is why: 0, or the error of the
+ * reply that failed.  -ECANCELED leaves the parameters of that reply
+ * written (the core does not discard them), and they are a whole event:
+ * they become the final reply, which the IDL allows; any other failure
+ * discarded them.  Otherwise the stream ends with MonitorEnded.  Nothing
+ * reaches a client that is gone.
+ */
+static void network_monitor_end(struct network_monitor *m, int err)
+{
+	lockdep_assert_held(&network_lock);
+	list_del(&m->node);
+	network_n_monitors--;
+	if (err == -ECANCELED)
+		varlink_reply(m->call);
+	else
+		varlink_error(m->call, NETWORK_ERR("MonitorEnded"));
+	kfree(m);
+}
+
+/* Send one event; a failure ends the stream (@m is then freed). */
+static int network_monitor_send(struct network_monitor *m, const char *event,
+				const struct network_link *l)
+{
+	int err;
+
+	lockdep_assert_held(&network_lock);
+	varlink_put_str(m->call, "event", event);
+	network_put_link(m->call, "link", l);
+	err = varlink_reply_continues(m->call);
+	if (err)
+		network_monitor_end(m, err);
+	return err;
+}
+
+static void network_monitor_cancel(struct varlink_call *call, void *data)
+{
+	struct network_monitor *m;
+
+	mutex_lock(&network_lock);
+	m = network_monitor_find((unsigned long)data);
+	if (m)
+		network_monitor_end(m, 0);
+	mutex_unlock(&network_lock);
+}
+
+/* MonitorLinks() -> (event: string, link: Link) */
+static int network_monitor_links(struct varlink_call *call, const void *params)
+{
+	struct network_monitor *m;
+	struct net_device *dev;
+	unsigned long id;
+	unsigned int max;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->call = call;
+
+	mutex_lock(&network_lock);
+	max = max_monitors;
+	if (network_stopping || network_n_monitors >= max) {
+		bool stopping = network_stopping;
+
+		mutex_unlock(&network_lock);
+		kfree(m);
+		if (stopping) {
+			varlink_error(call, NETWORK_ERR("MonitorEnded"));
+		} else {
+			varlink_put_s64(call, "max", max);
+			varlink_error(call, NETWORK_ERR("TooManyMonitors"));
+		}
+		return 0;
+	}
+	id = ++network_next_id;
+	m->id = id;
+	list_add_tail(&m->node, &network_monitors);
+	network_n_monitors++;
+	mutex_unlock(&network_lock);
+
+	/*
+	 * Not live yet: nothing but the cancel callback and the code below
+	 * ends the stream, so the call is still ours to set the callback
+	 * on.  It runs right away if the client is gone already.
+	 */
+	varlink_call_set_cancel(call, network_monitor_cancel, (void *)id);
+
+	rtnl_lock();
+	mutex_lock(&network_lock);
+	m = network_monitor_find(id);	/* NULL: ended by the cancel */
+	if (m && network_stopping) {
+		network_monitor_end(m, 0);
+	} else if (m) {
+		for_each_netdev(&init_net, dev) {
+			network_link_read(dev, &network_snap);
+			if (network_monitor_send(m, "current", &network_snap)) {
+				m = NULL;
+				break;
+			}
+		}
+		if (m)
+			m->live = true;
+	}
+	mutex_unlock(&network_lock);
+	rtnl_unlock();
+	return -EINPROGRESS;
+}
+
+/* The netdevice notifier: under RTNL, in process context. */
+static int network_event(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct network_monitor *m, *tmp;
+	bool read = false;
+	const char *what;
+
+	switch (event) {
+	case NETDEV_REGISTER:
+		what = "added";
+		break;
+	case NETDEV_UNREGISTER:
+		what = "removed";
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGEMTU:
+	case NETDEV_CHANGENAME:
+	case NETDEV_CHANGEADDR:
+		what = "changed";
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	/* a link moving between namespaces is unregistered, then registered */
+	if (!net_eq(dev_net(dev), &init_net))
+		return NOTIFY_DONE;
+
+	mutex_lock(&network_lock);
+	list_for_each_entry_safe(m, tmp, &network_monitors, node) {
+		if (!m->live)
+			continue;
+		if (!read) {
+			network_link_read(dev, &network_snap);
+			read = true;
+		}
+		network_monitor_send(m, what, &network_snap);
+	}
+	mutex_unlock(&network_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block network_nb = {
+	.notifier_call = network_event,
+};
+
+static const struct varlink_method network_methods[] = {
+	{ .name = "ListLinks", .call = network_list_links },
+	{
+		.name = "GetLink", .call = network_get_link,
+		.params = network_get_params,
+		.n_params = ARRAY_SIZE(network_get_params),
+		.params_size = sizeof(struct network_get_params),
+	},
+	{
+		.name = "MonitorLinks", .call = network_monitor_links,
+		.flags = VARLINK_MORE | VARLINK_MORE_ONLY,
+	},
+};
+
+static const struct varlink_interface network_iface = {
+	.idl = network_idl,
+	.methods = network_methods,
+	.n_methods = ARRAY_SIZE(network_methods),
+	.owner = THIS_MODULE,
+};
+
+static int __init network_init(void)
+{
+	int err;
+
+	if (!max_monitors || max_monitors > NETWORK_MONITORS_MAX) {
+		pr_err("max_monitors must be 1 to %u\n", NETWORK_MONITORS_MAX);
+		return -EINVAL;
+	}
+	/* first: a stream must not miss a change made after it started */
+	err = register_netdevice_notifier(&network_nb);
+	if (err)
+		return err;
+	err = varlink_register_interface(&network_iface);
+	if (err)
+		unregister_netdevice_notifier(&network_nb);
+	return err;
+}
+
+static void __exit network_exit(void)
+{
+	struct network_monitor *m, *tmp;
+
+	/*
+	 * End the live streams here, with MonitorEnded, rather than from the
+	 * cancel callback that varlink_unregister_interface() would run: a
+	 * cancel that comes while an event is being written leaves that
+	 * event as the final reply (see network_monitor_end()), and the end
+	 * of a stream on unload should say why.  A stream not live yet ends
+	 * in network_monitor_links(), and none starts from now on.
+	 */
+	mutex_lock(&network_lock);
+	network_stopping = true;
+	list_for_each_entry_safe(m, tmp, &network_monitors, node)
+		if (m->live)
+			network_monitor_end(m, 0);
+	mutex_unlock(&network_lock);
+
+	/* waits for every call; only then may the notifier go */
+	varlink_unregister_interface(&network_iface);
+	/* replays "down" and "unregister" for every link: no stream hears it */
+	unregister_netdevice_notifier(&network_nb);
+	WARN_ON(!list_empty(&network_monitors));
+}
+
+module_init(network_init);
+module_exit(network_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("org.kernel.network varlink interface: network links");
+MODULE_AUTHOR("The kvarlink authors");
