@@ -577,6 +577,12 @@ EXPORT_SYMBOL_GPL(varlink_call_capable);
  * varlink_error(): dropped if the client went away, sent if the interface
  * is being unregistered.  If the call was cancelled before this is
  * called, @cancel runs right away.
+ *
+ * @cancel may run concurrently with the final reply sent from another
+ * context, and even just after it: @data must stay valid until the
+ * provider's module is unloaded (pass an id to look up under the
+ * provider's own lock, not a pointer to per-call memory), and @cancel
+ * must not touch @call once it finds the call already finished.
  */
 void varlink_call_set_cancel(struct varlink_call *call,
 			     void (*cancel)(struct varlink_call *call, void *data),
