@@ -34,6 +34,7 @@
 #include <linux/string.h>
 
 #include "../varlink.h"
+#include "certification_idl.h"
 
 #define CERT_IFACE		"org.varlink.certification"
 #define CERT_CLIENTS_MAX	100
@@ -76,95 +77,6 @@ MODULE_PARM_DESC(client_lifetime,
 	CERT_REPLY(4) "," CERT_REPLY(5) "," CERT_REPLY(6) ","		\
 	CERT_REPLY(7) "," CERT_REPLY(8) "," CERT_REPLY(9) ","		\
 	CERT_REPLY(10) "]"
-
-/* The IDL of the Python server, verbatim */
-static const char cert_idl[] =
-"# Interface to test varlink implementations against.\n"
-"# First you write a varlink client calling:\n"
-"# Start, Test01, Test02, …, Test09, End\n"
-"# The return value of the previous call should be the argument of the next call.\n"
-"# Then you test this client against well known servers like python or rust from\n"
-"# https://github.com/varlink/\n"
-"#\n"
-"# Next you write a varlink server providing the same service as the well known ones.\n"
-"# Now run your client against it and run well known clients like python or rust\n"
-"# from https://github.com/varlink/ against your server. If all works out, then\n"
-"# your new language bindings should be varlink certified.\n"
-"interface org.varlink.certification\n"
-"\n"
-"type Interface (\n"
-"  foo: ?[]?[string](foo, bar, baz),\n"
-"  anon: (foo: bool, bar: bool)\n"
-")\n"
-"\n"
-"type MyType (\n"
-"  object: object,\n"
-"  enum: (one, two, three),\n"
-"  struct: (first: int, second: string),\n"
-"  array: []string,\n"
-"  dictionary: [string]string,\n"
-"  stringset: [string](),\n"
-"  nullable: ?string,\n"
-"  nullable_array_struct: ?[](first: int, second: string),\n"
-"  interface: Interface\n"
-")\n"
-"\n"
-"method Start() -> (client_id: string)\n"
-"\n"
-"method Test01(client_id: string) -> (bool: bool)\n"
-"\n"
-"method Test02(client_id: string, bool: bool) -> (int: int)\n"
-"\n"
-"method Test03(client_id: string, int: int) -> (float: float)\n"
-"\n"
-"method Test04(client_id: string, float: float) -> (string: string)\n"
-"\n"
-"method Test05(client_id: string, string: string) -> (\n"
-"  bool: bool,\n"
-"  int: int,\n"
-"  float: float,\n"
-"  string: string\n"
-")\n"
-"\n"
-"method Test06(\n"
-"  client_id: string,\n"
-"  bool: bool,\n"
-"  int: int,\n"
-"  float: float,\n"
-"  string: string\n"
-") -> (\n"
-"  struct: (\n"
-"    bool: bool,\n"
-"    int: int,\n"
-"    float: float,\n"
-"    string: string\n"
-"  )\n"
-")\n"
-"\n"
-"method Test07(\n"
-"  client_id: string,\n"
-"  struct: (\n"
-"    bool: bool,\n"
-"    int: int,\n"
-"    float: float,\n"
-"    string: string\n"
-"  )\n"
-") -> (map: [string]string)\n"
-"\n"
-"method Test08(client_id: string, map: [string]string) -> (set: [string]())\n"
-"\n"
-"method Test09(client_id: string, set: [string]()) -> (mytype: MyType)\n"
-"\n"
-"# returns more than one reply with \"continues\"\n"
-"method Test10(client_id: string, mytype: MyType) -> (string: string)\n"
-"\n"
-"# must be called as \"oneway\"\n"
-"method Test11(client_id: string, last_more_replies: []string) -> ()\n"
-"\n"
-"method End(client_id: string) -> (all_ok: bool)\n"
-"\n"
-"error ClientIdError ()\n"
-"error CertificationError (wants: object, got: object)\n";
 
 /* The methods, in the order a client calls them */
 enum cert_step {
@@ -725,7 +637,7 @@ static int cert_call(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_interface cert_iface = {
-	.idl = cert_idl,
+	.idl = vl_certification_idl,
 	.methods = cert_methods,
 	.n_methods = ARRAY_SIZE(cert_methods),
 	.owner = THIS_MODULE,

@@ -68,93 +68,7 @@ static const char vl_idl_service[] =
 	"error ExpectedUpgrade ()\n";
 
 /* org.varlink.certification, verbatim (python/rust copy) */
-static const char vl_idl_certification[] =
-	"# Interface to test varlink implementations against.\n"
-	"# First you write a varlink client calling:\n"
-	"# Start, Test01, Test02, …, Test09, End\n"
-	"# The return value of the previous call should be the argument of the next call.\n"
-	"# Then you test this client against well known servers like python or rust from\n"
-	"# https://github.com/varlink/\n"
-	"#\n"
-	"# Next you write a varlink server providing the same service as the well known ones.\n"
-	"# Now run your client against it and run well known clients like python or rust\n"
-	"# from https://github.com/varlink/ against your server. If all works out, then\n"
-	"# your new language bindings should be varlink certified.\n"
-	"interface org.varlink.certification\n"
-	"\n"
-	"type Interface (\n"
-	"  foo: ?[]?[string](foo, bar, baz),\n"
-	"  anon: (foo: bool, bar: bool)\n"
-	")\n"
-	"\n"
-	"type MyType (\n"
-	"  object: object,\n"
-	"  enum: (one, two, three),\n"
-	"  struct: (first: int, second: string),\n"
-	"  array: []string,\n"
-	"  dictionary: [string]string,\n"
-	"  stringset: [string](),\n"
-	"  nullable: ?string,\n"
-	"  nullable_array_struct: ?[](first: int, second: string),\n"
-	"  interface: Interface\n"
-	")\n"
-	"\n"
-	"method Start() -> (client_id: string)\n"
-	"\n"
-	"method Test01(client_id: string) -> (bool: bool)\n"
-	"\n"
-	"method Test02(client_id: string, bool: bool) -> (int: int)\n"
-	"\n"
-	"method Test03(client_id: string, int: int) -> (float: float)\n"
-	"\n"
-	"method Test04(client_id: string, float: float) -> (string: string)\n"
-	"\n"
-	"method Test05(client_id: string, string: string) -> (\n"
-	"  bool: bool,\n"
-	"  int: int,\n"
-	"  float: float,\n"
-	"  string: string\n"
-	")\n"
-	"\n"
-	"method Test06(\n"
-	"  client_id: string,\n"
-	"  bool: bool,\n"
-	"  int: int,\n"
-	"  float: float,\n"
-	"  string: string\n"
-	") -> (\n"
-	"  struct: (\n"
-	"    bool: bool,\n"
-	"    int: int,\n"
-	"    float: float,\n"
-	"    string: string\n"
-	"  )\n"
-	")\n"
-	"\n"
-	"method Test07(\n"
-	"  client_id: string,\n"
-	"  struct: (\n"
-	"    bool: bool,\n"
-	"    int: int,\n"
-	"    float: float,\n"
-	"    string: string\n"
-	"  )\n"
-	") -> (map: [string]string)\n"
-	"\n"
-	"method Test08(client_id: string, map: [string]string) -> (set: [string]())\n"
-	"\n"
-	"method Test09(client_id: string, set: [string]()) -> (mytype: MyType)\n"
-	"\n"
-	"# returns more than one reply with \"continues\"\n"
-	"method Test10(client_id: string, mytype: MyType) -> (string: string)\n"
-	"\n"
-	"# must be called as \"oneway\"\n"
-	"method Test11(client_id: string, last_more_replies: []string) -> ()\n"
-	"\n"
-	"method End(client_id: string) -> (all_ok: bool)\n"
-	"\n"
-	"error ClientIdError ()\n"
-	"error CertificationError (wants: object, got: object)\n";
+#include "certification_idl.h"
 
 /* the example of the varlink announcement */
 static const char vl_idl_accounts[] =
@@ -217,7 +131,7 @@ static const char vl_idl_mytype[] =
 static const struct vl_idl_case vl_idl_cases[] __maybe_unused = {
 	/* valid descriptions */
 	GOOD("org.varlink.service (UAPI.20)", vl_idl_service, 9),
-	GOOD("org.varlink.certification verbatim", vl_idl_certification, 17),
+	GOOD("org.varlink.certification verbatim", vl_certification_idl, 17),
 	GOOD("com.redhat.system.accounts", vl_idl_accounts, 7),
 	GOOD("MyType sample of varlink.org", vl_idl_mytype, 2),
 	GOOD("smallest interface", VL_H "method F() -> ()\n", 1),
@@ -652,20 +566,20 @@ static const struct vl_idl_shape_case vl_idl_shape_cases[] __maybe_unused = {
 	{ "service lookup of a missing name", vl_idl_service, "GetInfoX", NULL },
 	{ "service lookup is case sensitive", vl_idl_service, "getinfo", NULL },
 	{ "service lookup of a prefix", vl_idl_service, "Get", NULL },
-	{ "certification methods in order", vl_idl_certification, NULL,
+	{ "certification methods in order", vl_certification_idl, NULL,
 	  "org.varlink.certification: Start Test01 Test02 Test03 Test04 Test05 Test06 Test07 Test08 Test09 Test10 Test11 End",
 	},
-	{ "certification Interface", vl_idl_certification, "Interface",
+	{ "certification Interface", vl_certification_idl, "Interface",
 	  "type Interface(foo: ?[]?[string](foo, bar, baz), anon: (foo: bool, bar: bool))" },
-	{ "certification MyType", vl_idl_certification, "MyType",
+	{ "certification MyType", vl_certification_idl, "MyType",
 	  "type MyType(object: object, enum: (one, two, three), struct: (first: int, second: string), array: []string, dictionary: [string]string, stringset: [string](), nullable: ?string, nullable_array_struct: ?[](first: int, second: string), interface: Interface)",
 	},
-	{ "certification Test06", vl_idl_certification, "Test06",
+	{ "certification Test06", vl_certification_idl, "Test06",
 	  "method Test06(client_id: string, bool: bool, int: int, float: float, string: string) -> (struct: (bool: bool, int: int, float: float, string: string))",
 	},
-	{ "certification Test11", vl_idl_certification, "Test11",
+	{ "certification Test11", vl_certification_idl, "Test11",
 	  "method Test11(client_id: string, last_more_replies: []string) -> ()" },
-	{ "certification CertificationError", vl_idl_certification,
+	{ "certification CertificationError", vl_certification_idl,
 	  "CertificationError",
 	  "error CertificationError(wants: object, got: object)" },
 	{ "accounts methods in order", vl_idl_accounts, NULL,
