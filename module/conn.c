@@ -19,11 +19,22 @@
  * Replies are always sent with MSG_DONTWAIT, so the fast path never waits
  * for the client to read.
  *
+ * Memory: an idle connection holds no buffer.  Input and output buffers
+ * up to VL_CONN_BUF come from a per-CPU cache (cache.c), and a reply goes
+ * from the call's own buffer straight to the socket: only what the socket
+ * does not take at once is copied to the output queue.
+ *
+ * Batching: while the next message has been read already, the reply to
+ * the current one is held back in the output queue (up to VL_CONN_BUF),
+ * so that a client that pipelines its calls gets their replies with one
+ * sendmsg() instead of one each.
+ *
  * Backpressure: a new message is read only when no call is in flight and
- * every reply has been handed to the socket.  A client that does not read
- * its replies therefore stops being read, and what it does not read stays
- * in its own socket buffer; only streamed replies can pile up in the
- * output queue, and past max_output the connection is closed.
+ * every reply has been handed to the socket (or is held back, as above).
+ * A client that does not read its replies therefore stops being read, and
+ * what it does not read stays in its own socket buffer; only streamed
+ * replies can pile up in the output queue, and past max_output the
+ * connection is closed.
  *
  * Lifetime: the connection holds a reference for itself until its
  * teardown, and every call holds one until its final reply.  The last
@@ -45,8 +56,8 @@ enum {
 	VL_CONN_TX_FULL,	/* the socket took not all output: wake on space */
 };
 
-/* Buffers up to this size stay allocated while the connection idles. */
-#define VL_CONN_KEEP_TX		512
+/* Buffers up to this size come from buf_cache; so many replies are batched */
+#define VL_CONN_BUF		4096
 
 struct vl_conn {
 	struct socket *sock;
@@ -66,6 +77,7 @@ struct vl_conn {
 	/* input, under @io_lock */
 	struct mutex io_lock;
 	struct task_struct *server;	/* the task in conn_process() */
+	bool cork;			/* @server holds its replies back */
 	char *rx;
 	u32 rx_len;
 	u32 rx_cap;
@@ -82,6 +94,7 @@ struct vl_conn {
 
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
+static struct vl_cache buf_cache;
 
 void vl_conn_get(struct vl_conn *conn)
 {
@@ -171,15 +184,38 @@ void vl_conn_close(struct vl_conn *conn)
 	queue_work(conn->wq, &conn->io_work);
 }
 
-/* Hand queued output to the socket; -EAGAIN leaves the rest queued. */
-static int tx_flush(struct vl_conn *conn)
+/* A buffer of at least @size bytes, its size in *@cap. */
+static void *buf_alloc(size_t size, size_t *cap)
 {
-	lockdep_assert_held(&conn->lock);
+	if (size <= VL_CONN_BUF) {
+		*cap = VL_CONN_BUF;
+		return vl_cache_alloc(&buf_cache, GFP_KERNEL);
+	}
+	atomic64_inc(&vl_stats.allocations);
+	*cap = size;
+	return kvmalloc(size, GFP_KERNEL);
+}
 
-	while (conn->tx_off < conn->tx_len) {
+static void buf_free(void *buf, size_t cap)
+{
+	if (cap <= VL_CONN_BUF)
+		vl_cache_free(&buf_cache, buf);
+	else
+		kvfree(buf);
+}
+
+/*
+ * Send what the socket takes of @buf now, without waiting.
+ * Return: the bytes sent, or a negative errno other than -EAGAIN.
+ */
+static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
 		struct kvec iov = {
-			.iov_base = conn->tx + conn->tx_off,
-			.iov_len = conn->tx_len - conn->tx_off,
+			.iov_base = (char *)buf + off,
+			.iov_len = len - off,
 		};
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
 		int n = kernel_sendmsg(conn->sock, &msg, &iov, 1, iov.iov_len);
@@ -192,17 +228,33 @@ static int tx_flush(struct vl_conn *conn)
 			continue;
 		}
 		if (n == -EAGAIN)
-			return 0;
+			break;
 		if (n < 0)
 			return n;
-		conn->tx_off += n;
+		off += n;
 		atomic64_add(n, &vl_stats.bytes_out);
 	}
-	conn->tx_off = 0;
-	conn->tx_len = 0;
-	if (conn->tx_cap > VL_CONN_KEEP_TX) {
-		kvfree(conn->tx);
+	return off;
+}
+
+/* Hand queued output to the socket; what it does not take stays queued. */
+static int tx_flush(struct vl_conn *conn)
+{
+	ssize_t n;
+
+	lockdep_assert_held(&conn->lock);
+	if (conn->tx_off == conn->tx_len)
+		return 0;
+	n = tx_write(conn, conn->tx + conn->tx_off, conn->tx_len - conn->tx_off);
+	if (n < 0)
+		return n;
+	conn->tx_off += n;
+	if (conn->tx_off == conn->tx_len) {
+		/* all out: an idle connection holds no output buffer */
+		buf_free(conn->tx, conn->tx_cap);
 		conn->tx = NULL;
+		conn->tx_off = 0;
+		conn->tx_len = 0;
 		conn->tx_cap = 0;
 	}
 	return 0;
@@ -211,7 +263,7 @@ static int tx_flush(struct vl_conn *conn)
 static int tx_reserve(struct vl_conn *conn, size_t len)
 {
 	size_t need = conn->tx_len - conn->tx_off + len;
-	size_t cap = max_t(size_t, conn->tx_cap, 128);
+	size_t cap = VL_CONN_BUF;
 	char *buf;
 
 	if (conn->tx_len + len <= conn->tx_cap)
@@ -225,11 +277,12 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 	}
 	while (cap < need)
 		cap *= 2;
-	buf = kvmalloc(cap, GFP_KERNEL);
+	buf = buf_alloc(cap, &cap);
 	if (!buf)
 		return -ENOMEM;
-	memcpy(buf, conn->tx + conn->tx_off, conn->tx_len - conn->tx_off);
-	kvfree(conn->tx);
+	if (conn->tx)
+		memcpy(buf, conn->tx + conn->tx_off, conn->tx_len - conn->tx_off);
+	buf_free(conn->tx, conn->tx_cap);
 	conn->tx = buf;
 	conn->tx_cap = cap;
 	conn->tx_len -= conn->tx_off;
@@ -238,10 +291,14 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 }
 
 /**
- * vl_conn_send() - queue a message and send what the socket takes
+ * vl_conn_send() - send a message, queueing what the socket does not take
  * @conn: the connection
  * @msg: the message, its NUL included
  * @len: bytes of @msg
+ *
+ * The connection's reader holds its replies back, up to VL_CONN_BUF
+ * bytes, while the client's next message is already read: a client that
+ * pipelines its calls gets their replies in one go.
  *
  * Context: process context.
  * Return: 0; -ECONNRESET if the connection is closing; -ENOBUFS if the
@@ -250,20 +307,44 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
  */
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 {
+	size_t queued;
+	bool cork;
+	ssize_t n;
 	int err = -ECONNRESET;
 
 	mutex_lock(&conn->lock);
 	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		goto out;
 	err = -ENOBUFS;
-	if (conn->tx_len - conn->tx_off + len > vl_config.max_output)
+	queued = conn->tx_len - conn->tx_off;
+	if (queued + len > vl_config.max_output)
 		goto close;
+	/* only the reader's own task may see conn->cork */
+	cork = READ_ONCE(conn->server) == current && conn->cork &&
+	       queued + len <= VL_CONN_BUF;
+	if (queued && !cork) {
+		/* what is queued goes first, and may leave room for @msg */
+		err = tx_flush(conn);
+		if (err)
+			goto close;
+		queued = conn->tx_len - conn->tx_off;
+	}
+	if (!queued && !cork) {
+		/* nothing queued: straight from @msg */
+		n = tx_write(conn, msg, len);
+		err = n < 0 ? n : 0;
+		if (err || (size_t)n == len)
+			goto done;
+		msg += n;
+		len -= n;
+	}
 	err = tx_reserve(conn, len);
 	if (err)
 		goto close;
+	/* held back for the batch, or the socket is full: write_space wakes us */
 	memcpy(conn->tx + conn->tx_len, msg, len);
 	conn->tx_len += len;
-	err = tx_flush(conn);
+done:
 	if (!err)
 		goto out;
 close:
@@ -308,6 +389,31 @@ void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call)
 		queue_work(conn->wq, &conn->io_work);
 }
 
+static void rx_release(struct vl_conn *conn)
+{
+	buf_free(conn->rx, conn->rx_cap);
+	conn->rx = NULL;
+	conn->rx_cap = 0;
+}
+
+/* Room for more input: doubling, up to max_message_size. */
+static int rx_grow(struct vl_conn *conn)
+{
+	u32 max = vl_config.max_message_size;
+	size_t cap;
+	char *buf;
+
+	buf = buf_alloc(min_t(size_t, conn->rx_cap * 2, max), &cap);
+	if (!buf)
+		return -ENOMEM;
+	if (conn->rx_len)
+		memcpy(buf, conn->rx, conn->rx_len);
+	buf_free(conn->rx, conn->rx_cap);
+	conn->rx = buf;
+	conn->rx_cap = min_t(size_t, cap, max);
+	return 0;
+}
+
 /*
  * Find the next complete message, reading from the socket as needed.
  * Return: 1 with *@len set to the message's length (without its NUL);
@@ -330,23 +436,14 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 		if (conn->rx_len == vl_config.max_message_size)
 			return -EMSGSIZE;
 
-		if (conn->rx_len == conn->rx_cap) {
-			u32 cap = clamp_t(u32, conn->rx_cap * 2, 1024,
-					  vl_config.max_message_size);
-			char *buf = kvmalloc(cap, GFP_KERNEL);
-
-			if (!buf)
-				return -ENOMEM;
-			if (conn->rx_len)
-				memcpy(buf, conn->rx, conn->rx_len);
-			kvfree(conn->rx);
-			conn->rx = buf;
-			conn->rx_cap = cap;
-		}
+		if (conn->rx_len == conn->rx_cap && rx_grow(conn))
+			return -ENOMEM;
 		iov.iov_base = conn->rx + conn->rx_len;
 		iov.iov_len = conn->rx_cap - conn->rx_len;
 		n = kernel_recvmsg(conn->sock, &msg, &iov, 1, iov.iov_len,
 				   MSG_DONTWAIT);
+		if (n == -EAGAIN && !conn->rx_len)
+			rx_release(conn);	/* idle: hold no buffer */
 		if (n == -EAGAIN)
 			return 0;
 		if (n <= 0)
@@ -360,14 +457,8 @@ static void rx_consume(struct vl_conn *conn, u32 len)
 {
 	conn->rx_len -= len;
 	conn->rx_scanned = 0;
-	if (conn->rx_len) {
+	if (conn->rx_len)
 		memmove(conn->rx, conn->rx + len, conn->rx_len);
-	} else {
-		/* idle connections hold no input buffer */
-		kvfree(conn->rx);
-		conn->rx = NULL;
-		conn->rx_cap = 0;
-	}
 }
 
 static void set_callbacks(struct vl_conn *conn)
@@ -408,6 +499,8 @@ static void conn_teardown(struct vl_conn *conn)
 
 	restore_callbacks(conn);
 	mutex_lock(&conn->lock);
+	/* replies held back for a batch still go out, if the socket takes them */
+	tx_flush(conn);
 	sock = conn->sock;
 	call = conn->call;
 	if (call)
@@ -433,14 +526,17 @@ static void conn_teardown(struct vl_conn *conn)
 static bool conn_serve(struct vl_conn *conn, bool in_caller)
 {
 	unsigned int budget = 64;	/* messages per run: be fair */
+	bool idle, hold;
 	int err = 0;
-	bool idle;
 	u32 len;
 
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
 		mutex_lock(&conn->lock);
-		err = tx_flush(conn);
-		idle = !conn->call && conn->tx_off == conn->tx_len;
+		/* replies held back go out with the next message's reply */
+		hold = conn->cork && !conn->call &&
+		       conn->tx_len - conn->tx_off < VL_CONN_BUF;
+		err = hold ? 0 : tx_flush(conn);
+		idle = !conn->call && (hold || conn->tx_off == conn->tx_len);
 		mutex_unlock(&conn->lock);
 		if (err)
 			break;
@@ -461,6 +557,9 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		err = rx_next(conn, &len);
 		if (err <= 0)
 			break;
+		/* hold this reply back if the next message is here already */
+		conn->cork = memchr(conn->rx + len + 1, '\0',
+				    conn->rx_len - len - 1);
 		if (vl_dispatch(conn, conn->rx, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
@@ -509,8 +608,8 @@ static void free_work(struct work_struct *work)
 	sock_release(conn->sock);
 	put_cred(conn->cred);
 	put_pid(conn->pid);
-	kvfree(conn->rx);
-	kvfree(conn->tx);
+	rx_release(conn);
+	buf_free(conn->tx, conn->tx_cap);
 	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
@@ -612,4 +711,23 @@ void vl_conn_shutdown_all(void)
 	spin_unlock(&conns_lock);
 	wait_var_event(&vl_stats.connections,
 		       !atomic64_read(&vl_stats.connections));
+}
+
+/**
+ * vl_conn_init() - set up the cache of buffers
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vl_conn_init(void)
+{
+	return vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+}
+
+/**
+ * vl_conn_exit() - free the cache of buffers, once every connection
+ * is gone
+ */
+void vl_conn_exit(void)
+{
+	vl_cache_destroy(&buf_cache);
 }

@@ -7,6 +7,13 @@
  * A message that is not a well-formed call closes the connection
  * (UAPI.20: there is no well-defined reply); a well-formed call always
  * gets exactly one final reply, unless it is "oneway".
+ *
+ * Each message gets a &struct varlink_call from a per-CPU cache before it
+ * is parsed: the call holds the message's tokens, its decoded parameters
+ * and the buffer its reply is written to, as long as they fit.  The
+ * reply is written in place, its envelope around its parameters, and
+ * handed to the connection from there: a call that fits allocates
+ * nothing.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -21,6 +28,12 @@
 
 #define VL_ERR(name)	"org.varlink.service." name
 #define VL_SYSTEM_ERROR	"org.kernel.varlink.SystemError"
+
+/* A reply starts so; the object of its parameters follows. */
+#define REPLY_HEAD	"{\"parameters\":"
+#define REPLY_PARAMS	(sizeof(REPLY_HEAD) - 1)
+
+static struct vl_cache call_cache;
 
 /* Longest "interface.Method" a call may name */
 #define VL_METHOD_NAME_MAX	(2 * VL_NAME_MAX + 1)
@@ -88,36 +101,6 @@ int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env)
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_parse_envelope);
 
-/* Send an error the core produces; @key and @val may be NULL. */
-static void send_error(struct vl_conn *conn, bool oneway, const char *error,
-		       const char *key, const char *val, size_t val_len)
-{
-	struct vl_jsonw w;
-	size_t len;
-	char *buf;
-
-	atomic64_inc(&vl_stats.errors);
-	if (oneway)
-		return;
-	vl_jsonw_init(&w, vl_config.max_output, GFP_KERNEL);
-	vl_jsonw_obj_open(&w);
-	vl_jsonw_kv_str(&w, "error", error);
-	vl_jsonw_key(&w, "parameters");
-	vl_jsonw_obj_open(&w);
-	if (key) {
-		vl_jsonw_key(&w, key);
-		vl_jsonw_str_len(&w, val, val_len);
-	}
-	vl_jsonw_obj_close(&w);
-	vl_jsonw_obj_close(&w);
-	if (!vl_jsonw_finish(&w, &buf, &len)) {
-		vl_conn_send(conn, buf, len + 1);
-		kvfree(buf);
-	} else {
-		vl_conn_close(conn);	/* cannot answer */
-	}
-}
-
 static int decode_param(const struct vl_json *js, char *text, u32 tok,
 			const struct varlink_param *p, void *base)
 {
@@ -173,29 +156,37 @@ static int decode_params(const struct varlink_method *m,
 	return 0;
 }
 
-static struct varlink_call *call_create(struct vl_conn *conn,
-					struct vl_iface *iface,
-					const struct vl_idl_member *member,
-					const struct vl_envelope *env)
+/**
+ * vl_call_reset_reply() - start the next reply of a call afresh
+ * @call: the call
+ *
+ * Drops what was written for the reply so far, and any error of it.
+ */
+void vl_call_reset_reply(struct varlink_call *call)
 {
-	struct varlink_call *call = kzalloc(sizeof(*call), GFP_KERNEL);
+	struct vl_jsonw *w = &call->w;
+
+	vl_jsonw_release(w);
+	vl_jsonw_init_buf(w, call->reply, sizeof(call->reply),
+			  vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(w);
+	vl_jsonw_key(w, "parameters");
+	vl_jsonw_obj_open(w);
+}
+
+static struct varlink_call *call_alloc(struct vl_conn *conn)
+{
+	struct varlink_call *call = vl_cache_alloc(&call_cache, GFP_KERNEL);
 
 	if (!call)
 		return NULL;
+	memset(call, 0, offsetof(struct varlink_call, params));
 	refcount_set(&call->ref, 1);
 	mutex_init(&call->lock);
 	INIT_LIST_HEAD(&call->iface_node);
 	vl_conn_get(conn);
 	call->conn = conn;
-	call->iface = iface;
-	call->member = member;
-	call->method = iface->methods[member - iface->idl->members];
-	if (env->more)
-		__set_bit(VL_CALL_MORE, &call->flags);
-	if (env->oneway)
-		__set_bit(VL_CALL_ONEWAY, &call->flags);
-	vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
-	vl_jsonw_obj_open(&call->w);
+	vl_call_reset_reply(call);
 	return call;
 }
 
@@ -209,10 +200,11 @@ void vl_call_put(struct varlink_call *call)
 	if (!refcount_dec_and_test(&call->ref))
 		return;
 	vl_jsonw_release(&call->w);
-	vl_iface_put(call->iface);
+	if (call->iface)
+		vl_iface_put(call->iface);
 	vl_conn_put(call->conn);
 	mutex_destroy(&call->lock);
-	kfree(call);
+	vl_cache_free(&call_cache, call);
 }
 
 /**
@@ -247,9 +239,7 @@ static void call_finish_for_provider(struct varlink_call *call, int ret)
 {
 	const char *error;
 
-	vl_jsonw_release(&call->w);
-	vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
-	vl_jsonw_obj_open(&call->w);
+	vl_call_reset_reply(call);
 	switch (ret) {
 	case -EINVAL:
 		error = VL_ERR("InvalidParameter");
@@ -320,98 +310,137 @@ static int split_method(const struct vl_json *js, u32 tok, char *buf,
 	return len;
 }
 
-static int route(struct vl_conn *conn, const struct vl_json *js, char *text,
-		 const struct vl_envelope *env, bool in_caller)
+/* End a call the core refuses, with @error and at most one parameter. */
+static void call_fail(struct varlink_call *call, const char *error,
+		      const char *key, const char *val, size_t len)
+{
+	if (key)
+		varlink_put_str_len(call, key, val, len);
+	varlink_error(call, error);
+}
+
+/*
+ * Route a well-formed call to its method, check it, and run it.
+ * Return: 0 once the call is finished or handed to the provider;
+ * -EAGAIN, only with @in_caller, for a method that must run in a kworker:
+ * nothing was sent and the call is still the caller's.
+ */
+static int route(struct varlink_call *call, const struct vl_json *js,
+		 char *text, const struct vl_envelope *env, bool in_caller)
 {
 	const struct varlink_method *m;
 	const struct vl_idl_member *member;
 	struct vl_validate_error verr;
 	char name[VL_METHOD_NAME_MAX + 1];
-	struct varlink_call *call;
 	struct vl_iface *iface;
-	void *params = NULL;
+	void *params = NULL, *heap = NULL;
 	const char *bad;
 	size_t dot;
-	int len, ret = 0;
+	int len;
 
 	len = split_method(js, env->method, name, sizeof(name), &dot);
 	if (len < 0) {
 		/* no dot, an embedded NUL, or too long to be any interface */
-		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
-			   "interface", js->buf + js->toks[env->method].start + 1,
-			   min_t(size_t, js->toks[env->method].len - 2, VL_NAME_MAX));
+		call_fail(call, VL_ERR("InterfaceNotFound"), "interface",
+			  js->buf + js->toks[env->method].start + 1,
+			  min_t(size_t, js->toks[env->method].len - 2, VL_NAME_MAX));
 		return 0;
 	}
 
 	iface = vl_iface_get(name, dot);
 	if (!iface) {
-		send_error(conn, env->oneway, VL_ERR("InterfaceNotFound"),
-			   "interface", name, dot);
+		call_fail(call, VL_ERR("InterfaceNotFound"), "interface", name, dot);
 		return 0;
 	}
+	call->iface = iface;	/* the call owns the reference */
 
 	member = vl_idl_lookup(iface->idl, name + dot + 1, len - dot - 1);
 	if (!member || member->kind != VL_IDL_METHOD) {
-		send_error(conn, env->oneway, VL_ERR("MethodNotFound"),
-			   "method", name + dot + 1, len - dot - 1);
-		goto put;
+		call_fail(call, VL_ERR("MethodNotFound"), "method",
+			  name + dot + 1, len - dot - 1);
+		return 0;
 	}
 	m = iface->methods[member - iface->idl->members];
-	if (in_caller && !(m->flags & VARLINK_FAST)) {
-		ret = -EAGAIN;	/* nothing sent yet: io_work starts over */
-		goto put;
-	}
+	if (in_caller && !(m->flags & VARLINK_FAST))
+		return -EAGAIN;	/* nothing sent yet: io_work starts over */
+	call->member = member;
+	call->method = m;
 
 	if (env->upgrade || !m->call) {
-		send_error(conn, env->oneway, VL_ERR("MethodNotImplemented"),
-			   "method", m->name, strlen(m->name));
-		goto put;
+		call_fail(call, VL_ERR("MethodNotImplemented"), "method",
+			  m->name, strlen(m->name));
+		return 0;
 	}
 	if ((m->flags & VARLINK_MORE_ONLY) && !env->more) {
-		send_error(conn, env->oneway, VL_ERR("ExpectedMore"), NULL, NULL, 0);
-		goto put;
+		call_fail(call, VL_ERR("ExpectedMore"), NULL, NULL, 0);
+		return 0;
 	}
 	if (vl_validate(iface->idl, member->type, js, env->params, &verr)) {
 		len = vl_validate_param_name(js, &verr, name, sizeof(name));
 		if (len < 0)
 			len = strscpy(name, "parameters", sizeof(name));
-		send_error(conn, env->oneway, VL_ERR("InvalidParameter"),
-			   "parameter", name, len);
-		goto put;
+		call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
+		return 0;
 	}
-
-	call = call_create(conn, iface, member, env);
-	if (!call) {
-		vl_conn_close(conn);
-		goto put;
-	}
-	iface = NULL;	/* the call owns the reference now */
-
 	if ((m->flags & VARLINK_CAPABLE) && !varlink_call_capable(call, m->capability)) {
-		varlink_error(call, VL_ERR("PermissionDenied"));
-		goto out;
+		call_fail(call, VL_ERR("PermissionDenied"), NULL, NULL, 0);
+		return 0;
 	}
+
 	if (m->params_size) {
-		params = kzalloc(m->params_size, GFP_KERNEL);
-		if (!params) {
-			call_finish_for_provider(call, -ENOMEM);
-			goto out;
+		if (m->params_size <= sizeof(call->params)) {
+			params = call->params;
+			memset(params, 0, m->params_size);
+		} else {
+			atomic64_inc(&vl_stats.allocations);
+			heap = kzalloc(m->params_size, GFP_KERNEL);
+			params = heap;
+			if (!params) {
+				call_finish_for_provider(call, -ENOMEM);
+				return 0;
+			}
 		}
 		if (decode_params(m, js, text, env->params, params, &bad)) {
-			varlink_put_str(call, "parameter", bad);
-			varlink_error(call, VL_ERR("InvalidParameter"));
+			call_fail(call, VL_ERR("InvalidParameter"), "parameter",
+				  bad, strlen(bad));
 			goto out;
 		}
 	}
 	if (in_caller)
 		atomic64_inc(&vl_stats.calls_inline);
-	call_run(call, params);
+	call_run(call, params);	/* the call may be gone when it returns */
 out:
-	kfree(params);
+	kfree(heap);
 	return 0;
-put:
-	vl_iface_put(iface);
-	return ret;
+}
+
+/*
+ * Tokenize a message into @call's own tokens; one that needs more gets an
+ * array as large as its length can need, in *@heap.
+ */
+static int parse_message(struct varlink_call *call, struct vl_json *js,
+			 const char *msg, size_t len, struct vl_json_tok **heap)
+{
+	struct vl_json_limits lim = {
+		.max_size = vl_config.max_message_size - 1,
+		.max_depth = vl_config.max_depth,
+		.max_tokens = vl_config.max_tokens,
+	};
+	u32 ntoks = min_t(u32, vl_json_tokens_needed(len), lim.max_tokens);
+	int err;
+
+	vl_json_init(js, call->toks, ARRAY_SIZE(call->toks));
+	err = vl_json_parse(js, msg, len, &lim);
+	if (err != -E2BIG || ntoks <= ARRAY_SIZE(call->toks))
+		return err;
+
+	/* out of tokens, or too deep: only a parse with all can tell */
+	atomic64_inc(&vl_stats.allocations);
+	*heap = kvmalloc_array(ntoks, sizeof(**heap), GFP_KERNEL);
+	if (!*heap)
+		return -ENOMEM;
+	vl_json_init(js, *heap, ntoks);
+	return vl_json_parse(js, msg, len, &lim);
 }
 
 /**
@@ -429,24 +458,18 @@ put:
  */
 int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 {
-	struct vl_json_limits lim = {
-		.max_size = vl_config.max_message_size - 1,
-		.max_depth = vl_config.max_depth,
-		.max_tokens = vl_config.max_tokens,
-	};
-	u32 ntoks = min_t(u32, vl_json_tokens_needed(len), lim.max_tokens);
-	struct vl_json_tok *toks;
+	struct vl_json_tok *heap = NULL;
+	struct varlink_call *call;
 	struct vl_envelope env;
 	struct vl_json js;
 	int err;
 
-	toks = kvmalloc_array(ntoks, sizeof(*toks), GFP_KERNEL);
-	if (!toks) {
+	call = call_alloc(conn);
+	if (!call) {
 		vl_conn_close(conn);
 		return 0;
 	}
-	vl_json_init(&js, toks, ntoks);
-	err = vl_json_parse(&js, msg, len, &lim);
+	err = parse_message(call, &js, msg, len, &heap);
 	if (!err)
 		err = vl_parse_envelope(&js, &env);
 	if (err) {
@@ -455,11 +478,39 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 				     js.emsg ? js.emsg : "not a varlink call",
 				     js.epos, err);
 		vl_conn_close(conn);
-	} else {
-		err = route(conn, &js, msg, &env, in_caller);
+		vl_call_put(call);	/* no reply for what is not a call */
+		goto out;
 	}
-	kvfree(toks);
+
+	if (env.more)
+		__set_bit(VL_CALL_MORE, &call->flags);
+	if (env.oneway)
+		__set_bit(VL_CALL_ONEWAY, &call->flags);
+	err = route(call, &js, msg, &env, in_caller);
+	if (err == -EAGAIN)
+		vl_call_put(call);	/* io_work starts over */
+out:
+	kvfree(heap);
 	return err == -EAGAIN ? err : 0;
+}
+
+/**
+ * vl_dispatch_init() - set up the cache of calls
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int vl_dispatch_init(void)
+{
+	return vl_cache_init(&call_cache, "varlink_call",
+			     sizeof(struct varlink_call));
+}
+
+/**
+ * vl_dispatch_exit() - free the cache of calls, once every call is gone
+ */
+void vl_dispatch_exit(void)
+{
+	vl_cache_destroy(&call_cache);
 }
 
 /* The reply API of varlink.h */
@@ -777,15 +828,18 @@ EXPORT_SYMBOL_GPL(varlink_close_array);
 static void check_reply(struct varlink_call *call, const char *error,
 			const char *params, size_t len)
 {
-	const struct vl_idl *idl = call->iface->idl;
 	struct vl_json_limits lim = VL_JSON_LIMITS_DEFAULT;
 	const struct vl_idl_member *member = call->member;
 	u32 ntoks = vl_json_tokens_needed(len);
 	struct vl_validate_error verr = {};
 	struct vl_json_tok *toks;
+	const struct vl_idl *idl;
 	struct vl_json js;
 	int err;
 
+	if (!member)
+		return;		/* refused before it reached a method */
+	idl = call->iface->idl;
 	if (error) {
 		size_t n = strlen(error);
 
@@ -824,41 +878,37 @@ static void check_reply(struct varlink_call *call, const char *error,
 }
 #endif
 
-/* Wrap the parameters written so far into a message and queue it. */
+/* Finish the reply written so far, send it, and start the next one. */
 static int call_send(struct varlink_call *call, const char *error,
 		     bool continues)
 {
-	struct vl_jsonw *p = &call->w, msg;
+	struct vl_jsonw *w = &call->w;
+	const char *msg;
 	size_t len;
-	char *buf;
 	int err;
 
-	vl_jsonw_obj_close(p);
-	err = vl_jsonw_error(p);
-	if (!err)
-		check_reply(call, error, p->buf, p->len);
-	if (!err && !test_bit(VL_CALL_ONEWAY, &call->flags) &&
-	    !test_bit(VL_CALL_GONE, &call->flags)) {
-		vl_jsonw_init(&msg, vl_config.max_output, GFP_KERNEL);
-		vl_jsonw_obj_open(&msg);
-		if (p->len > 2) {	/* omit empty parameters */
-			vl_jsonw_key(&msg, "parameters");
-			vl_jsonw_raw(&msg, p->buf, p->len);
-		}
-		if (continues)
-			vl_jsonw_kv_bool(&msg, "continues", true);
-		if (error)
-			vl_jsonw_kv_str(&msg, "error", error);
-		vl_jsonw_obj_close(&msg);
-		err = vl_jsonw_finish(&msg, &buf, &len);
-		if (!err) {
-			err = vl_conn_send(call->conn, buf, len + 1);
-			kvfree(buf);
-		}
+	vl_jsonw_obj_close(w);		/* the parameters */
+	err = vl_jsonw_error(w);
+	if (!err) {
+		check_reply(call, error, w->buf + REPLY_PARAMS,
+			    w->len - REPLY_PARAMS);
+		if (w->len == REPLY_PARAMS + 2)
+			vl_jsonw_rewind(w, 1);	/* omit empty parameters */
 	}
-	vl_jsonw_release(p);
-	vl_jsonw_init(p, vl_config.max_output, GFP_KERNEL);
-	vl_jsonw_obj_open(p);
+	if (continues)
+		vl_jsonw_kv_bool(w, "continues", true);
+	if (error)
+		vl_jsonw_kv_str(w, "error", error);
+	vl_jsonw_obj_close(w);
+	msg = vl_jsonw_text(w, &len);
+	if (!msg)
+		err = vl_jsonw_error(w);
+	else if (!test_bit(VL_CALL_ONEWAY, &call->flags) &&
+		 !test_bit(VL_CALL_GONE, &call->flags))
+		err = vl_conn_send(call->conn, msg, len + 1);
+	if (w->buf && w->buf != call->reply)
+		atomic64_inc(&vl_stats.allocations);	/* it outgrew @reply */
+	vl_call_reset_reply(call);
 	return err;
 }
 
@@ -891,12 +941,8 @@ int varlink_reply_continues(struct varlink_call *call)
 		err = -ECANCELED;
 	else
 		err = call_send(call, NULL, true);
-	if (err == -ECANCELED) {
-		/* the parameters written are not the final reply's */
-		vl_jsonw_release(&call->w);
-		vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
-		vl_jsonw_obj_open(&call->w);
-	}
+	if (err == -ECANCELED)
+		vl_call_reset_reply(call);	/* not the final reply's */
 	mutex_unlock(&call->lock);
 	return err;
 }
@@ -920,7 +966,8 @@ static int call_finish(struct varlink_call *call, const char *error)
 	set_bit(VL_CALL_DONE, &call->flags);
 	mutex_unlock(&call->lock);
 
-	vl_iface_untrack_call(call->iface, call);
+	if (call->iface)
+		vl_iface_untrack_call(call->iface, call);
 	vl_conn_call_done(call->conn, call);
 	vl_call_put(call);
 	return err;

@@ -43,9 +43,27 @@ struct vl_stats {
 	atomic64_t protocol_errors;
 	atomic64_t bytes_in;
 	atomic64_t bytes_out;
+	atomic64_t allocations;
 };
 
 extern struct vl_stats vl_stats;
+
+/* cache.c: per-CPU caches of per-message memory */
+#define VL_CACHE_SLOTS	2	/* objects kept per CPU */
+
+struct vl_cache_slots {
+	void *obj[VL_CACHE_SLOTS];
+};
+
+struct vl_cache {
+	struct kmem_cache *slab;
+	struct vl_cache_slots __percpu *slots;
+};
+
+int vl_cache_init(struct vl_cache *c, const char *name, size_t size);
+void vl_cache_destroy(struct vl_cache *c);
+void *vl_cache_alloc(struct vl_cache *c, gfp_t gfp);
+void vl_cache_free(struct vl_cache *c, void *obj);
 
 /* server.c */
 int vl_server_start(const char *name);
@@ -56,6 +74,8 @@ const char *vl_server_name(void);
 struct socket;
 struct vl_conn;
 
+int vl_conn_init(void);
+void vl_conn_exit(void);
 struct vl_conn *vl_conn_create(struct socket *sock,
 			       struct workqueue_struct *wq);
 void vl_conn_shutdown_all(void);
@@ -99,19 +119,34 @@ enum vl_call_flags {
 	VL_CALL_GONE,		/* the client went away: send nothing */
 };
 
+/* What a call carries inline, so that most messages allocate nothing. */
+enum {
+	VL_CALL_PARAMS_INLINE	= 128,	/* bytes of a method's parameters */
+	VL_CALL_REPLY_INLINE	= 512,	/* bytes of a reply */
+	VL_CALL_TOKENS_INLINE	= 48,	/* tokens of a message */
+};
+
 /**
- * struct varlink_call - one call, from dispatch to its final reply
+ * struct varlink_call - one message, and then one call until its final
+ *	reply
  * @ref: the provider's reference until the final reply, plus temporary ones
  * @conn: the connection (a reference)
- * @iface: the interface (a reference)
- * @method: the provider's method
- * @member: the method in the interface's IDL
+ * @iface: the interface (a reference), once the message is routed
+ * @method: the provider's method, once routed
+ * @member: the method in the interface's IDL, once routed
  * @flags: VL_CALL_*
  * @lock: serialises replies and the cancel callback's registration
  * @cancel: the provider's cancel callback, or NULL
  * @cancel_data: its argument
  * @iface_node: on @iface->calls while the call is not finished
- * @w: parameters of the next reply, an open object
+ * @w: the next reply, written up to its parameters, an open object
+ * @params: the decoded parameters, if they fit
+ * @reply: @w's buffer, while the reply fits
+ * @toks: the message's tokens, if they fit; the message is parsed before
+ *	it becomes a call
+ *
+ * Calls come from a per-CPU cache (cache.c) and are not zeroed: @params
+ * and what follows are scratch memory.
  */
 struct varlink_call {
 	refcount_t ref;
@@ -125,6 +160,9 @@ struct varlink_call {
 	void *cancel_data;
 	struct list_head iface_node;
 	struct vl_jsonw w;
+	u64 params[VL_CALL_PARAMS_INLINE / sizeof(u64)];
+	char reply[VL_CALL_REPLY_INLINE];
+	struct vl_json_tok toks[VL_CALL_TOKENS_INLINE];
 };
 
 struct vl_envelope {
@@ -135,11 +173,14 @@ struct vl_envelope {
 	bool upgrade;
 };
 
+int vl_dispatch_init(void);
+void vl_dispatch_exit(void);
 int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env);
 int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller);
 void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
+void vl_call_reset_reply(struct varlink_call *call);
 
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);

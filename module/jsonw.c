@@ -25,12 +25,20 @@ static const char esc_short[0x20] = {
 	['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\f'] = 'f', ['\r'] = 'r',
 };
 
-static void set_err(struct vl_jsonw *w, int err)
+/* Give back the memory of @w: a kvmalloc'ed buffer, not the caller's. */
+static void drop_buf(struct vl_jsonw *w)
 {
-	kvfree(w->buf);
+	if (w->buf != w->ext)
+		kvfree(w->buf);
 	w->buf = NULL;
+	w->ext = NULL;
 	w->len = 0;
 	w->cap = 0;
+}
+
+static void set_err(struct vl_jsonw *w, int err)
+{
+	drop_buf(w);
 	w->err = err;
 }
 
@@ -50,7 +58,14 @@ static bool reserve(struct vl_jsonw *w, size_t n)
 	}
 	cap = w->cap > w->max / 2 ? w->max : max_t(size_t, w->cap * 2, MIN_CAP);
 	cap = clamp_t(size_t, cap, w->len + n + 1, w->max);
-	buf = kvrealloc(w->buf, w->cap, cap, w->gfp);
+	if (w->buf == w->ext) {
+		/* out of the caller's buffer, or there was none yet */
+		buf = kvmalloc(cap, w->gfp);
+		if (buf && w->len)
+			memcpy(buf, w->buf, w->len);
+	} else {
+		buf = kvrealloc(w->buf, w->cap, cap, w->gfp);
+	}
 	if (!buf) {
 		set_err(w, -ENOMEM);
 		return false;
@@ -186,15 +201,31 @@ void vl_jsonw_init(struct vl_jsonw *w, size_t max, gfp_t gfp)
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_init);
 
 /**
+ * vl_jsonw_init_buf() - start an empty JSON text in the caller's buffer
+ * @w:    the writer
+ * @buf:  where to write first; the writer moves to memory of its own if
+ *        the text outgrows it, and never frees @buf
+ * @size: bytes of @buf, at least 1
+ * @max:  most bytes of output, the NUL terminator included
+ * @gfp:  allocation flags for growing past @size
+ */
+void vl_jsonw_init_buf(struct vl_jsonw *w, char *buf, size_t size, size_t max,
+		       gfp_t gfp)
+{
+	vl_jsonw_init(w, max, gfp);
+	w->buf = buf;
+	w->ext = buf;
+	w->cap = min(size, max);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_init_buf);
+
+/**
  * vl_jsonw_release() - free whatever @w still holds
  * @w: the writer; may be released more than once
  */
 void vl_jsonw_release(struct vl_jsonw *w)
 {
-	kvfree(w->buf);
-	w->buf = NULL;
-	w->len = 0;
-	w->cap = 0;
+	drop_buf(w);
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_release);
 
@@ -217,16 +248,68 @@ int vl_jsonw_finish(struct vl_jsonw *w, char **buf, size_t *len)
 		set_err(w, -EINVAL);
 	if (w->err)
 		return w->err;
-	w->buf[w->len] = '\0';
-	*buf = w->buf;
+	if (w->buf == w->ext) {
+		/* the caller's buffer is not ours to hand over */
+		*buf = kvmalloc(w->len + 1, w->gfp);
+		if (!*buf) {
+			set_err(w, -ENOMEM);
+			return w->err;
+		}
+		memcpy(*buf, w->buf, w->len);
+	} else {
+		*buf = w->buf;
+		w->buf = NULL;
+	}
+	(*buf)[w->len] = '\0';
 	*len = w->len;
-	w->buf = NULL;
-	w->len = 0;
-	w->cap = 0;
-	w->err = -EINVAL;
+	set_err(w, -EINVAL);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_finish);
+
+/**
+ * vl_jsonw_text() - look at the finished text without taking it
+ * @w:   the writer, which keeps the text; vl_jsonw_release() frees it
+ * @len: set to the length of the text, the NUL not counted; or 0
+ *
+ * Return: the text, NUL-terminated; or NULL if there is an error, which
+ * is then sticky (-EINVAL if the top-level value is not complete).
+ */
+const char *vl_jsonw_text(struct vl_jsonw *w, size_t *len)
+{
+	*len = 0;
+	if (!w->err && (!w->done || w->depth))
+		set_err(w, -EINVAL);
+	if (w->err)
+		return NULL;
+	w->buf[w->len] = '\0';
+	*len = w->len;
+	return w->buf;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_text);
+
+/**
+ * vl_jsonw_rewind() - drop the last members or elements written
+ * @w:   the writer
+ * @len: a length @w had earlier in the container that is open now, just
+ *       after its opening bracket or after one of its members or elements
+ *
+ * What was written since, whole members or elements only, is dropped,
+ * and the writer is as it was then.  Rewinding elsewhere is the caller's
+ * bug; what can be checked here (a container open, no key waiting for its
+ * value, @len within the text) is -EINVAL otherwise.
+ */
+void vl_jsonw_rewind(struct vl_jsonw *w, size_t len)
+{
+	if (w->err)
+		return;
+	if (!w->depth || w->want_value || !len || len > w->len) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	w->len = len;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_rewind);
 
 static void container_open(struct vl_jsonw *w, bool obj)
 {

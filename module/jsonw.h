@@ -4,7 +4,8 @@
  *
  * Compact output into a buffer that grows by doubling up to a maximum the
  * caller gives, NUL terminator included (so that the wire's NUL always
- * fits).  Commas are automatic.  Strings are escaped completely and are
+ * fits).  The buffer may start as one of the caller's, so that short texts
+ * need no allocation at all.  Commas are automatic.  Strings are escaped completely and are
  * always valid UTF-8: a byte sequence that is not is replaced by U+FFFD.
  *
  * Errors are sticky: the first one (-ENOMEM, -EMSGSIZE, or -EINVAL for a
@@ -24,7 +25,8 @@ struct vl_json;
 
 /**
  * struct vl_jsonw - a JSON text being written
- * @buf:        output (kvmalloc'ed), @len bytes plus room for a NUL
+ * @buf:        output, @len bytes plus room for a NUL: @ext, or kvmalloc'ed
+ * @ext:        the caller's initial buffer, or NULL
  * @len:        bytes written
  * @cap:        bytes allocated
  * @max:        most bytes @buf may take, NUL included
@@ -37,6 +39,7 @@ struct vl_json;
  */
 struct vl_jsonw {
 	char *buf;
+	char *ext;
 	size_t len;
 	size_t cap;
 	size_t max;
@@ -49,8 +52,12 @@ struct vl_jsonw {
 };
 
 void vl_jsonw_init(struct vl_jsonw *w, size_t max, gfp_t gfp);
+void vl_jsonw_init_buf(struct vl_jsonw *w, char *buf, size_t size, size_t max,
+		       gfp_t gfp);
 void vl_jsonw_release(struct vl_jsonw *w);
 int vl_jsonw_finish(struct vl_jsonw *w, char **buf, size_t *len);
+const char *vl_jsonw_text(struct vl_jsonw *w, size_t *len);
+void vl_jsonw_rewind(struct vl_jsonw *w, size_t len);
 
 void vl_jsonw_obj_open(struct vl_jsonw *w);
 void vl_jsonw_obj_close(struct vl_jsonw *w);

@@ -76,6 +76,7 @@ static struct vl_stat_attr stat_attrs[] = {
 	VL_STAT(protocol_errors),
 	VL_STAT(bytes_in),
 	VL_STAT(bytes_out),
+	VL_STAT(allocations),
 };
 
 static struct attribute *stats_attrs[ARRAY_SIZE(stat_attrs) + 1];
@@ -127,6 +128,13 @@ static int __init varlink_init(void)
 	if (err)
 		goto err_stats;
 
+	err = vl_conn_init();
+	if (err)
+		goto err_conn;
+	err = vl_dispatch_init();
+	if (err)
+		goto err_dispatch;
+
 	err = vl_service_init();
 	if (err)
 		goto err_service;
@@ -141,6 +149,10 @@ static int __init varlink_init(void)
 err_server:
 	vl_service_exit();
 err_service:
+	vl_dispatch_exit();
+err_dispatch:
+	vl_conn_exit();
+err_conn:
 	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
 err_stats:
 	return err;
@@ -150,6 +162,8 @@ static void __exit varlink_exit(void)
 {
 	vl_server_stop();
 	vl_service_exit();
+	vl_dispatch_exit();
+	vl_conn_exit();
 	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
 	vl_registry_exit();
 }

@@ -82,9 +82,7 @@ static int get_description(struct varlink_call *call, const void *params)
 	err = vl_registry_write_idl(&call->w, p->interface, strlen(p->interface));
 	if (err == -ENOENT) {
 		/* start over: the key is written already */
-		vl_jsonw_release(&call->w);
-		vl_jsonw_init(&call->w, vl_config.max_output, GFP_KERNEL);
-		vl_jsonw_obj_open(&call->w);
+		vl_call_reset_reply(call);
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, "org.varlink.service.InterfaceNotFound");
 	}

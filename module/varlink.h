@@ -105,8 +105,8 @@ struct varlink_param {
  * short mutex is fine), and it must not depend on the current task.
  * Other methods always run in a kworker.
  *
- * @call receives the decoded parameters (NULL when @params_size is 0) and
- * returns:
+ * @call receives the decoded parameters (NULL when @params_size is 0),
+ * valid until it returns, and returns:
  *  - 0 once it has sent the final reply with varlink_reply() or
  *    varlink_error(); returning 0 without one is a bug (WARN_ONCE), and
  *    the client gets an error;

@@ -11,6 +11,9 @@ mkdir -p "$out"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
 	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$out/"
-make -s -C "$kdir" M="$out" W=1 ${VARLINK_DEBUG:+VARLINK_DEBUG=y} modules 2>&1 |
-	grep -v 'Skipping BTF generation' || true
+# a failed build must not leave the modules of an earlier one to be tested
+if ! make -s -C "$kdir" M="$out" W=1 ${VARLINK_DEBUG:+VARLINK_DEBUG=y} modules 2>&1 |
+	{ grep -v 'Skipping BTF generation' || true; }; then
+	die "the module build against $kdir failed"
+fi
 ls "$out"/module/*.ko >/dev/null

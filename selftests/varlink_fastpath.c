@@ -19,6 +19,9 @@
 
 #define PING "{\"method\":\"" VT_IFACE ".Ping\"}"
 #define CALLS 200
+#define ECHO_INTS "\"int\":-5,\"uint\":5,\"small\":-7,\"usmall\":7"
+#define ECHO_ARGS "{\"bool\":true," ECHO_INTS ",\"string\":\"caf\\u00e9\"}"
+#define ECHO_SCALARS "{\"method\":\"" VT_IFACE ".EchoScalars\",\"parameters\":" ECHO_ARGS "}"
 
 static long long stat_read(const char *name)
 {
@@ -117,6 +120,39 @@ TEST_F(fast, sequential)
 		ASSERT_TRUE(vt_is_ok(msg));
 	}
 	EXPECT_INLINE(CALLS);
+}
+
+/*
+ * Calls that fit what a call carries inline (tokens, parameters, reply)
+ * allocate nothing once the per-CPU caches are warm: a few allocations
+ * for the first calls on each CPU, none per call after.
+ */
+TEST_F(fast, no_allocation_per_call)
+{
+	static const char *const calls[] = {
+		PING,
+		ECHO_SCALARS,
+		"{\"method\":\"org.varlink.service.GetInfo\"}",
+	};
+	long long before;
+	const char *msg;
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(calls); k++) {
+		for (i = 0; i < 10; i++) {	/* warm up */
+			ASSERT_EQ(1, vt_call(&self->c, calls[k], &msg));
+			ASSERT_TRUE(vt_is_ok(msg));
+		}
+		before = stat_read("allocations");
+		ASSERT_LE(0, before);
+		for (i = 0; i < CALLS; i++) {
+			ASSERT_EQ(1, vt_call(&self->c, calls[k], &msg));
+			ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+		}
+		EXPECT_GE(CALLS / 20, stat_read("allocations") - before)
+			TH_LOG("%s", calls[k]);
+	}
 }
 
 TEST_F(fast, dontwait)

@@ -289,6 +289,91 @@ static void jsonw_test_reply(struct kunit *test)
 	kvfree(out);
 }
 
+/* A caller's buffer: used while the text fits, never freed, never handed over. */
+static void jsonw_test_caller_buffer(struct kunit *test)
+{
+	char buf[16], *out;
+	struct vl_jsonw w;
+	const char *text;
+	size_t len;
+
+	memset(buf, 'x', sizeof(buf));
+	vl_jsonw_init_buf(&w, buf, sizeof(buf), 4096, GFP_KERNEL);
+	vl_jsonw_obj_open(&w);
+	vl_jsonw_kv_s64(&w, "a", 1);
+	vl_jsonw_obj_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	KUNIT_EXPECT_PTR_EQ(test, text, (const char *)buf);
+	KUNIT_EXPECT_EQ(test, len, (size_t)7);
+	KUNIT_EXPECT_STREQ(test, buf, "{\"a\":1}");
+	/* finish() hands over a copy of its own */
+	KUNIT_ASSERT_EQ(test, vl_jsonw_finish(&w, &out, &len), 0);
+	KUNIT_EXPECT_PTR_NE(test, out, (char *)buf);
+	KUNIT_EXPECT_STREQ(test, out, "{\"a\":1}");
+	kvfree(out);
+	vl_jsonw_release(&w);
+
+	/* outgrowing it moves the text to memory of the writer's own */
+	vl_jsonw_init_buf(&w, buf, sizeof(buf), 4096, GFP_KERNEL);
+	vl_jsonw_arr_open(&w);
+	vl_jsonw_str(&w, "0123456789abcdef");
+	vl_jsonw_arr_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_PTR_NE(test, text, (const char *)buf);
+	KUNIT_EXPECT_STREQ(test, text, "[\"0123456789abcdef\"]");
+	vl_jsonw_release(&w);
+	KUNIT_EXPECT_NULL(test, w.buf);
+
+	/* an error drops the text, not the caller's buffer */
+	vl_jsonw_init_buf(&w, buf, sizeof(buf), 8, GFP_KERNEL);
+	vl_jsonw_str(&w, "0123456789");
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EMSGSIZE);
+	KUNIT_EXPECT_NULL(test, vl_jsonw_text(&w, &len));
+	KUNIT_EXPECT_EQ(test, len, (size_t)0);
+	vl_jsonw_release(&w);
+}
+
+/* Rewinding drops whole members, as a reply without parameters needs. */
+static void jsonw_test_rewind(struct kunit *test)
+{
+	struct vl_jsonw w;
+	const char *text;
+	size_t len, mark;
+
+	vl_jsonw_init(&w, 4096, GFP_KERNEL);
+	vl_jsonw_obj_open(&w);
+	mark = w.len;
+	vl_jsonw_key(&w, "parameters");
+	vl_jsonw_obj_open(&w);
+	vl_jsonw_obj_close(&w);
+	vl_jsonw_rewind(&w, mark);
+	vl_jsonw_kv_bool(&w, "continues", true);
+	mark = w.len;
+	vl_jsonw_kv_s64(&w, "dropped", 1);
+	vl_jsonw_rewind(&w, mark);
+	vl_jsonw_obj_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_STREQ(test, text, "{\"continues\":true}");
+	vl_jsonw_release(&w);
+
+	/* with a key waiting for its value, or past the end: -EINVAL */
+	vl_jsonw_init(&w, 4096, GFP_KERNEL);
+	vl_jsonw_obj_open(&w);
+	vl_jsonw_key(&w, "k");
+	vl_jsonw_rewind(&w, 1);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+	vl_jsonw_init(&w, 4096, GFP_KERNEL);
+	vl_jsonw_arr_open(&w);
+	vl_jsonw_rewind(&w, 2);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+	vl_jsonw_init(&w, 4096, GFP_KERNEL);
+	vl_jsonw_null(&w);
+	vl_jsonw_rewind(&w, 1);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+}
+
 static struct kunit_case jsonw_test_cases[] = {
 	KUNIT_CASE_PARAM(jsonw_test_script, jsonw_script_gen_params),
 	KUNIT_CASE_PARAM(jsonw_test_string, jsonw_str_gen_params),
@@ -299,6 +384,8 @@ static struct kunit_case jsonw_test_cases[] = {
 	KUNIT_CASE(jsonw_test_edge_quads),
 	KUNIT_CASE(jsonw_test_limits),
 	KUNIT_CASE(jsonw_test_reply),
+	KUNIT_CASE(jsonw_test_caller_buffer),
+	KUNIT_CASE(jsonw_test_rewind),
 	{}
 };
 

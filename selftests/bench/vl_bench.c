@@ -133,7 +133,7 @@ struct result {
 	bool ok;
 	double rate;		/* calls per second */
 	double p50, p99;	/* microseconds */
-	long long calls, inlined;	/* varlink.ko statistics deltas */
+	long long calls, inlined, allocs;	/* varlink.ko statistics deltas */
 };
 
 static struct result results[N_TARGETS][N_MODES][MAX_REPS];
@@ -699,7 +699,7 @@ static long long base_conns;
 static void run_one(struct target *t, const struct mode *m, struct result *r)
 {
 	struct run *run = xcalloc(1, sizeof(*run));
-	long long calls0 = -1, inline0 = -1, end = 0;
+	long long calls0 = -1, inline0 = -1, allocs0 = -1, end = 0;
 	struct samples all = { 0 };
 	unsigned int i, nw = m->conns;
 	size_t k;
@@ -721,6 +721,7 @@ static void run_one(struct target *t, const struct mode *m, struct result *r)
 	if (t->kernel && opt_stats) {
 		calls0 = stat_read("statistics/calls");
 		inline0 = stat_read("statistics/calls_inline");
+		allocs0 = stat_read("statistics/allocations");
 	}
 	pthread_barrier_init(&run->ready, NULL, nw + 1);
 	pthread_barrier_init(&run->go, NULL, nw + 1);
@@ -746,6 +747,8 @@ static void run_one(struct target *t, const struct mode *m, struct result *r)
 		r->calls = stat_read("statistics/calls") - calls0;
 		r->inlined = inline0 >= 0 ?
 			stat_read("statistics/calls_inline") - inline0 : -1;
+		r->allocs = allocs0 >= 0 ?
+			stat_read("statistics/allocations") - allocs0 : -1;
 	}
 	for (i = 0; i < nw; i++)
 		conn_close(&run->w[i].conn);
@@ -921,9 +924,9 @@ static void print_table(void)
 {
 	unsigned int ti, mi, i;
 
-	printf("\n%-23s %-6s %9s %6s %6s %9s %6s %9s %6s %6s\n", "target",
+	printf("\n%-23s %-6s %9s %6s %6s %9s %6s %9s %6s %6s %6s\n", "target",
 	       "mode", "calls/s", "spread", "x raw", "p50 us", "x raw", "p99 us",
-	       "x raw", "inline");
+	       "x raw", "inline", "allocs");
 	for (ti = 0; ti < N_TARGETS; ti++) {
 		struct target *t = &targets[ti];
 
@@ -934,8 +937,8 @@ static void print_table(void)
 		for (mi = 0; mi < N_MODES; mi++) {
 			double rate = med_of(t, mi, RATE), p50 = med_of(t, mi, P50);
 			double p99 = med_of(t, mi, P99);
-			long long calls = 0, inlined = 0;
-			char inl[16] = "", x[3][16];
+			long long calls = 0, inlined = 0, allocs = 0;
+			char inl[16] = "", alc[16] = "", x[3][16];
 
 			if (rate < 0) {
 				printf("%-23s %-6s failed\n", t->id, modes[mi].id);
@@ -944,15 +947,19 @@ static void print_table(void)
 			for (i = 0; i < opt_reps; i++) {
 				calls += results[ti][mi][i].calls;
 				inlined += results[ti][mi][i].inlined;
+				allocs += results[ti][mi][i].allocs;
 			}
 			if (t->kernel && calls > 0 && inlined >= 0)
 				snprintf(inl, sizeof(inl), "%.0f%%",
 					 100.0 * inlined / calls);
-			printf("%-23s %-6s %9.0f %5.0f%% %6s %9.1f %6s %9.1f %6s %6s\n",
+			if (t->kernel && calls > 0 && allocs >= 0)
+				snprintf(alc, sizeof(alc), "%.3f",
+					 (double)allocs / calls);
+			printf("%-23s %-6s %9.0f %5.0f%% %6s %9.1f %6s %9.1f %6s %6s %6s\n",
 			       t->id, modes[mi].id, rate, spread_of(t, mi),
 			       fmt_ratio(x[0], ratio_of(t, mi, RATE)), p50,
 			       fmt_ratio(x[1], ratio_of(t, mi, P50)), p99,
-			       fmt_ratio(x[2], ratio_of(t, mi, P99)), inl);
+			       fmt_ratio(x[2], ratio_of(t, mi, P99)), inl, alc);
 		}
 	}
 }
@@ -1307,7 +1314,10 @@ static int run_all(const char *go_path)
 		       "== ratios to raw ping-pong in the same run and mode (calls/s: higher\n"
 		       "== is better; latency: lower is better); inline: the share of\n"
 		       "== varlink.ko's calls (warm-ups included) served in the caller's\n"
-		       "== task.  seq: 1 connection, client pinned to CPU 0;\n"
+		       "== task; allocs: varlink.ko's allocations per call\n"
+		       "== (statistics/allocations: what its per-CPU caches and a\n"
+		       "== call's inline buffers could not serve).\n"
+		       "== seq: 1 connection, client pinned to CPU 0;\n"
 		       "== pipe16: 1 connection, 16 calls in flight; cN: N connections,\n"
 		       "== a thread each, one call at a time\n", opt_reps);
 		print_table();
