@@ -187,6 +187,34 @@ struct sender {
 	int err;
 };
 
+/*
+ * Replies held back for a batch are bounded (4 KiB): 16 GetInfo replies
+ * of over 300 bytes each go out in several writes, all of them, in order.
+ */
+TEST_F(fast, pipelined_large_replies)
+{
+	static const char info[] = "{\"method\":\"org.varlink.service.GetInfo\"}";
+	char buf[16 * sizeof(info)];
+	const char *msg;
+	size_t first = 0;
+	int i, k;
+
+	for (i = 0; i < 16; i++)
+		memcpy(buf + i * sizeof(info), info, sizeof(info));
+	for (k = 0; k < 10; k++) {
+		ASSERT_EQ(0, vt_send_raw(&self->c, buf, sizeof(buf)));
+		for (i = 0; i < 16; i++) {
+			ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
+			ASSERT_TRUE(vt_json_has(msg, "parameters")) TH_LOG("%s", msg);
+			if (!first)
+				first = strlen(msg);
+			ASSERT_EQ(first, strlen(msg));
+		}
+	}
+	EXPECT_LT(256, first);
+	EXPECT_INLINE(10 * 16);
+}
+
 static void *send_pings(void *arg)
 {
 	struct sender *s = arg;
