@@ -50,9 +50,6 @@ static const u8 str_class[256] = {
 	[0x80 ... 0xff] = SC_HIGH,
 };
 
-#define ONES		0x0101010101010101ULL
-#define HIGHS		0x8080808080808080ULL
-
 static int fail(struct parser *ps, const u8 *p, int err, const char *msg)
 {
 	ps->js->emsg = msg;
@@ -81,20 +78,10 @@ static inline const u8 *skip_ws(const u8 *p, const u8 *end)
 	return p;
 }
 
-/* Nonzero if a byte of @w is '"', '\\', below 0x20 or above 0x7f. */
-static inline u64 special_bytes(u64 w)
-{
-	u64 q = w ^ (ONES * '"');
-	u64 b = w ^ (ONES * '\\');
-
-	return (((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-		((b - ONES) & ~b) | w) & HIGHS;
-}
-
 /* The fast path: skip printable ASCII, eight bytes at a time. */
 static inline const u8 *skip_plain(const u8 *p, const u8 *end)
 {
-	while (end - p >= 8 && !special_bytes(get_unaligned((const u64 *)p)))
+	while (end - p >= 8 && !vl_json_special_bytes(get_unaligned((const u64 *)p)))
 		p += 8;
 	while (p < end && str_class[*p] == SC_PLAIN)
 		p++;

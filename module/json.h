@@ -266,6 +266,24 @@ static inline bool vl_json_is_int(const struct vl_json *js, u32 i)
 }
 
 /**
+ * vl_json_special_bytes() - whether eight bytes of a string need a look
+ * @w: the bytes, as loaded from memory
+ *
+ * The tokenizer and the writer skip printable ASCII eight bytes at a time.
+ *
+ * Return: nonzero if a byte of @w is '"', '\\', below 0x20 or above 0x7f.
+ */
+static inline u64 vl_json_special_bytes(u64 w)
+{
+	const u64 ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	u64 q = w ^ (ones * '"');
+	u64 b = w ^ (ones * '\\');
+
+	return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) |
+		((b - ones) & ~b) | w) & highs;
+}
+
+/**
  * vl_utf8_seq() - check one UTF-8 sequence (RFC 3629)
  * @p:     first byte
  * @avail: bytes available at @p, at least 1

@@ -1084,6 +1084,16 @@ static const struct jsonw_str_case jsonw_str_cases[] __maybe_unused = {
 	WSTR("f5", "\365", FFFD),
 	WSTR("lead_then_lead", "\303\303\251", FFFD "\303\251"),
 	WSTR("mixed", "x\n\303\251\377\"", "x\\n\303\251" FFFD "\\\""),
+	/* the writer skips printable ASCII eight bytes at a time */
+	WSTR("long_plain", "0123456789abcdefghij", "0123456789abcdefghij"),
+	WSTR("quote_at_8", "01234567\"9", "01234567\\\"9"),
+	WSTR("quote_at_7", "0123456\"89abcdef", "0123456\\\"89abcdef"),
+	WSTR("backslash_at_15", "0123456789abcde\\", "0123456789abcde\\\\"),
+	WSTR("ctrl_at_9", "012345678\tabcdefgh", "012345678\\tabcdefgh"),
+	WSTR("del_in_word", "0123\1774567", "0123\1774567"),
+	WSTR("utf8_in_word", "0123\303\2514567abcdefgh", "0123\303\2514567abcdefgh"),
+	WSTR("invalid_after_word", "01234567\377abcdefgh", "01234567" FFFD "abcdefgh"),
+	WSTR("space_and_tilde", "        ~~~~~~~~", "        ~~~~~~~~"),
 };
 
 /* Print @in as C-escaped text into @out (for messages that echo input). */

@@ -964,6 +964,51 @@ static void print_table(void)
 	}
 }
 
+/* ---- the goals, as ratios of the medians of the table ---- */
+
+static double rate_of(const char *target, const char *mode)
+{
+	unsigned int ti, mi;
+
+	for (ti = 0; ti < N_TARGETS; ti++) {
+		if (strcmp(targets[ti].id, target) || targets[ti].na)
+			continue;
+		for (mi = 0; mi < N_MODES; mi++)
+			if (!strcmp(modes[mi].id, mode))
+				return med_of(&targets[ti], mi, RATE);
+	}
+	return -1;
+}
+
+static void goal(const char *t1, const char *m1, const char *t2,
+		 const char *m2, double want)
+{
+	double a = rate_of(t1, m1), b = rate_of(t2, m2);
+	char what[80];
+
+	snprintf(what, sizeof(what), "%s %s / %s %s", t1, m1, t2, m2);
+	if (a < 0 || b <= 0) {
+		printf("%-48s %6s\n", what, "n/a");
+		return;
+	}
+	printf("%-48s %6.2f  >= %.1f %s\n", what, a / b, want,
+	       a / b >= want ? "met" : "NOT MET");
+}
+
+static void print_goals(void)
+{
+	printf("\n== the goals: ratios of calls/s, medians of the table above\n");
+	goal("kernel-ping", "seq", "raw", "seq", 2);
+	goal("kernel-ping", "seq", "nlctrl", "seq", 0.3);
+	goal("kernel-ping", "seq", "go-ping", "seq", 4);
+	goal("kernel-getinfo", "seq", "go-getinfo", "seq", 4);
+	goal("kernel-ping", "pipe16", "kernel-ping", "seq", 2);
+	goal("kernel-getinfo", "pipe16", "kernel-getinfo", "seq", 2);
+	/* throughput grows with connections, up to the CPUs there are */
+	goal("kernel-ping", "c4", "kernel-ping", "c1", 1.2);
+	goal("kernel-getinfo", "c4", "kernel-getinfo", "c1", 1.2);
+}
+
 /* ---- memory per idle connection ---- */
 
 struct slab {
@@ -1321,6 +1366,7 @@ static int run_all(const char *go_path)
 		       "== pipe16: 1 connection, 16 calls in flight; cN: N connections,\n"
 		       "== a thread each, one call at a time\n", opt_reps);
 		print_table();
+		print_goals();
 	}
 	if (opt_memory) {
 		if (base_conns < 0)
