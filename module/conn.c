@@ -79,9 +79,10 @@ struct vl_conn {
 	struct task_struct *server;	/* the task in conn_process() */
 	bool cork;			/* @server holds its replies back */
 	char *rx;
-	u32 rx_len;
+	u32 rx_off;			/* the next message starts here */
+	u32 rx_len;			/* bytes read into @rx */
 	u32 rx_cap;
-	u32 rx_scanned;
+	u32 rx_scanned;			/* no NUL in @rx before this */
 
 	/* output and the call in flight, under @lock */
 	struct mutex lock;
@@ -415,7 +416,8 @@ static int rx_grow(struct vl_conn *conn)
 }
 
 /*
- * Find the next complete message, reading from the socket as needed.
+ * Find the next complete message, at conn->rx + conn->rx_off, reading
+ * from the socket as needed.
  * Return: 1 with *@len set to the message's length (without its NUL);
  * 0 if it has not all arrived yet; a negative errno to close.
  */
@@ -429,13 +431,20 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 		int n;
 
 		if (nul) {
-			*len = nul - conn->rx;
+			*len = nul - (conn->rx + conn->rx_off);
 			return 1;
 		}
 		conn->rx_scanned = conn->rx_len;
-		if (conn->rx_len == vl_config.max_message_size)
+		if (conn->rx_len - conn->rx_off == vl_config.max_message_size)
 			return -EMSGSIZE;
 
+		if (conn->rx_off) {
+			/* the start of a message: to the front, once */
+			conn->rx_len -= conn->rx_off;
+			memmove(conn->rx, conn->rx + conn->rx_off, conn->rx_len);
+			conn->rx_off = 0;
+			conn->rx_scanned = conn->rx_len;
+		}
 		if (conn->rx_len == conn->rx_cap && rx_grow(conn))
 			return -ENOMEM;
 		iov.iov_base = conn->rx + conn->rx_len;
@@ -453,12 +462,16 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 	}
 }
 
+/* Done with @len bytes at conn->rx_off: the next message follows. */
 static void rx_consume(struct vl_conn *conn, u32 len)
 {
-	conn->rx_len -= len;
-	conn->rx_scanned = 0;
-	if (conn->rx_len)
-		memmove(conn->rx, conn->rx + len, conn->rx_len);
+	conn->rx_off += len;
+	conn->rx_scanned = conn->rx_off;
+	if (conn->rx_off == conn->rx_len) {
+		conn->rx_off = 0;
+		conn->rx_len = 0;
+		conn->rx_scanned = 0;
+	}
 }
 
 static void set_callbacks(struct vl_conn *conn)
@@ -528,6 +541,7 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 	unsigned int budget = 64;	/* messages per run: be fair */
 	bool idle, hold;
 	int err = 0;
+	char *msg;
 	u32 len;
 
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
@@ -558,9 +572,10 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		if (err <= 0)
 			break;
 		/* hold this reply back if the next message is here already */
-		conn->cork = memchr(conn->rx + len + 1, '\0',
-				    conn->rx_len - len - 1);
-		if (vl_dispatch(conn, conn->rx, len, in_caller) == -EAGAIN)
+		msg = conn->rx + conn->rx_off;
+		conn->cork = memchr(msg + len + 1, '\0',
+				    conn->rx_len - conn->rx_off - len - 1);
+		if (vl_dispatch(conn, msg, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
 	}

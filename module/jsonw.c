@@ -171,11 +171,20 @@ static void put_escape(struct vl_jsonw *w, u8 c)
 static void put_str(struct vl_jsonw *w, const char *str, size_t n)
 {
 	const u8 *s = (const u8 *)str;
-	size_t run;
+	size_t run = plain_len(s, n);
 
+	if (run == n) {
+		/* nothing to escape: the common case, in one go */
+		if (reserve(w, n + 2)) {
+			w->buf[w->len] = '"';
+			memcpy(w->buf + w->len + 1, s, n);
+			w->buf[w->len + n + 1] = '"';
+			w->len += n + 2;
+		}
+		return;
+	}
 	put_c(w, '"');
 	while (n && !w->err) {
-		run = plain_len(s, n);
 		if (run) {
 			put(w, s, run);
 		} else if (*s < 0x80) {
@@ -188,6 +197,7 @@ static void put_str(struct vl_jsonw *w, const char *str, size_t n)
 		}
 		s += run;
 		n -= run;
+		run = plain_len(s, n);
 	}
 	put_c(w, '"');
 }

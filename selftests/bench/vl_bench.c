@@ -22,7 +22,7 @@
  *                   module has that parameter
  *
  * Modes: seq (one connection, one call at a time, the client pinned to
- * CPU 0), pipe16 (one connection, 16 calls in flight), and c1, c4, c16,
+ * CPU 0), pipe16 (the same with 16 calls in flight), and c1, c4, c16,
  * c64 (that many connections, one thread each, one call at a time).
  * Each run lasts SECONDS; a figure is the median of REPS runs, taken in
  * turns (rep 1 of everything, then rep 2, ...).  Latency is from the
@@ -120,7 +120,7 @@ struct mode {
 
 static const struct mode modes[] = {
 	{ "seq", 1, false, true },
-	{ "pipe16", 1, true, false },
+	{ "pipe16", 1, true, true },
 	{ "c1", 1, false, false },
 	{ "c4", 4, false, false },
 	{ "c16", 16, false, false },
@@ -1363,7 +1363,7 @@ static int run_all(const char *go_path)
 		       "== (statistics/allocations: what its per-CPU caches and a\n"
 		       "== call's inline buffers could not serve).\n"
 		       "== seq: 1 connection, client pinned to CPU 0;\n"
-		       "== pipe16: 1 connection, 16 calls in flight; cN: N connections,\n"
+		       "== pipe16: the same, 16 calls in flight; cN: N connections,\n"
 		       "== a thread each, one call at a time\n", opt_reps);
 		print_table();
 		print_goals();
