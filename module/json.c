@@ -382,9 +382,12 @@ static int str_iter_next(struct str_iter *it)
 	return it->buf[0];
 }
 
-/* Order of decoded keys: by length, then by bytes. */
-static int key_cmp(const u8 *s, const struct vl_json_tok *a,
-		   const struct vl_json_tok *b)
+/*
+ * Order of decoded strings, @a of text @sa and @b of text @sb: by length,
+ * then by bytes.
+ */
+static int str_cmp(const u8 *sa, const struct vl_json_tok *a,
+		   const u8 *sb, const struct vl_json_tok *b)
 {
 	struct str_iter ia, ib;
 	u32 n;
@@ -392,9 +395,9 @@ static int key_cmp(const u8 *s, const struct vl_json_tok *a,
 	if (a->count != b->count)
 		return a->count < b->count ? -1 : 1;
 	if (!((a->flags | b->flags) & VL_JSON_F_ESC))
-		return memcmp(s + a->start + 1, s + b->start + 1, a->count);
-	str_iter_init(&ia, s, a);
-	str_iter_init(&ib, s, b);
+		return memcmp(sa + a->start + 1, sb + b->start + 1, a->count);
+	str_iter_init(&ia, sa, a);
+	str_iter_init(&ib, sb, b);
 	for (n = 0; n < a->count; n++) {
 		int ca = str_iter_next(&ia), cb = str_iter_next(&ib);
 
@@ -413,7 +416,7 @@ static bool key_eq(const u8 *s, const struct vl_json_tok *a,
 	if (a->count != b->count)
 		return false;
 	if ((a->flags | b->flags) & VL_JSON_F_ESC)
-		return !key_cmp(s, a, b);
+		return !str_cmp(s, a, s, b);
 	return !a->count || (pa[0] == pb[0] && !memcmp(pa, pb, a->count));
 }
 
@@ -469,7 +472,7 @@ static u32 merge(struct parser *ps, u32 a, u32 b)
 	u32 head = NONE, *tail = &head;
 
 	while (a != NONE && b != NONE) {
-		if (key_cmp(ps->s, &t[a], &t[b]) <= 0) {
+		if (str_cmp(ps->s, &t[a], ps->s, &t[b]) <= 0) {
 			*tail = a;
 			tail = &t[a].next;
 			a = *tail;
@@ -511,7 +514,7 @@ static int dups_sorted(struct parser *ps, u32 obj)
 	for (i = 0; i < top; i++)
 		list = merge(ps, bins[i], list);
 	for (k = list; k != NONE && t[k].next != NONE; k = t[k].next) {
-		if (!key_cmp(ps->s, &t[k], &t[t[k].next])) {
+		if (!str_cmp(ps->s, &t[k], ps->s, &t[t[k].next])) {
 			ret = dup_found(ps, k, t[k].next);
 			break;
 		}
@@ -748,6 +751,26 @@ bool vl_json_str_eq(const struct vl_json *js, u32 i, const char *s,
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_json_str_eq);
+
+/**
+ * vl_json_str_tok_eq() - whether two string tokens decode alike
+ * @a: a document
+ * @i: a string (or key) token of @a
+ * @b: a document, @a or another
+ * @j: a string (or key) token of @b
+ *
+ * Return: true if both are strings equal once unescaped.
+ */
+bool vl_json_str_tok_eq(const struct vl_json *a, u32 i,
+			const struct vl_json *b, u32 j)
+{
+	const struct vl_json_tok *ta = tok_of(a, i, VL_JSON_STRING);
+	const struct vl_json_tok *tb = tok_of(b, j, VL_JSON_STRING);
+
+	return ta && tb && !str_cmp((const u8 *)a->buf, ta,
+				    (const u8 *)b->buf, tb);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_json_str_tok_eq);
 
 /**
  * vl_json_find() - look a member up by key

@@ -144,6 +144,8 @@ int vl_json_parse(struct vl_json *js, const char *buf, size_t len,
 int vl_json_find(const struct vl_json *js, u32 obj, const char *key);
 bool vl_json_str_eq(const struct vl_json *js, u32 i, const char *s,
 		    size_t len);
+bool vl_json_str_tok_eq(const struct vl_json *a, u32 i,
+			const struct vl_json *b, u32 j);
 const char *vl_json_str_raw(const struct vl_json *js, u32 i, size_t *len);
 int vl_json_unescape(const struct vl_json *js, u32 i, char *buf,
 		     size_t size);

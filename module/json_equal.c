@@ -28,129 +28,6 @@ struct eq_frame {
 	u32 bpos;	/* arrays: the next element of @b */
 };
 
-/* The decoded bytes of a validated string token, one at a time. */
-struct eq_str {
-	const u8 *p;
-	const u8 *end;
-	u8 buf[4];
-	u8 i;
-	u8 n;
-};
-
-static u32 eq_hex4(const u8 *p)
-{
-	u32 v = 0;
-	int k;
-
-	for (k = 0; k < 4; k++) {
-		u8 c = p[k] | 0x20;	/* digits stay, letters lowercase */
-
-		v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
-	}
-	return v;
-}
-
-static u8 eq_utf8(u32 cp, u8 *out)
-{
-	if (cp < 0x80) {
-		out[0] = cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = 0xc0 | cp >> 6;
-		out[1] = 0x80 | (cp & 0x3f);
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = 0xe0 | cp >> 12;
-		out[1] = 0x80 | ((cp >> 6) & 0x3f);
-		out[2] = 0x80 | (cp & 0x3f);
-		return 3;
-	}
-	out[0] = 0xf0 | cp >> 18;
-	out[1] = 0x80 | ((cp >> 12) & 0x3f);
-	out[2] = 0x80 | ((cp >> 6) & 0x3f);
-	out[3] = 0x80 | (cp & 0x3f);
-	return 4;
-}
-
-static void eq_str_init(struct eq_str *s, const struct vl_json *js, u32 i)
-{
-	const struct vl_json_tok *t = &js->toks[i];
-
-	s->p = (const u8 *)js->buf + t->start + 1;
-	s->end = (const u8 *)js->buf + t->start + t->len - 1;
-	s->i = 0;
-	s->n = 0;
-}
-
-/*
- * The next decoded byte.  The tokenizer validated every escape, and a high
- * surrogate is always followed by a low one; the caller reads the token's
- * @count bytes, no more.
- */
-static u8 eq_str_next(struct eq_str *s)
-{
-	const u8 *p = s->p;
-	u32 cp;
-
-	if (s->i < s->n)
-		return s->buf[s->i++];
-	if (p >= s->end)
-		return 0;
-	if (*p != '\\') {
-		s->p++;
-		return *p;
-	}
-	s->p += 2;
-	switch (p[1]) {
-	case 'b':
-		return '\b';
-	case 'f':
-		return '\f';
-	case 'n':
-		return '\n';
-	case 'r':
-		return '\r';
-	case 't':
-		return '\t';
-	case 'u':
-		break;
-	default:	/* '"', '\\', '/' */
-		return p[1];
-	}
-	cp = eq_hex4(p + 2);
-	s->p = p + 6;
-	if (cp >= 0xd800 && cp <= 0xdbff) {
-		cp = 0x10000 + ((cp - 0xd800) << 10) + (eq_hex4(p + 8) - 0xdc00);
-		s->p = p + 12;
-	}
-	s->n = eq_utf8(cp, s->buf);
-	s->i = 1;
-	return s->buf[0];
-}
-
-/* Whether string (or key) tokens @i of @a and @j of @b decode alike. */
-static bool eq_str(const struct vl_json *a, u32 i, const struct vl_json *b,
-		   u32 j)
-{
-	const struct vl_json_tok *ta = &a->toks[i], *tb = &b->toks[j];
-	struct eq_str sa, sb;
-	u32 n;
-
-	if (ta->count != tb->count)
-		return false;
-	if (!((ta->flags | tb->flags) & VL_JSON_F_ESC))
-		return !memcmp(a->buf + ta->start + 1, b->buf + tb->start + 1,
-			       ta->count);
-	eq_str_init(&sa, a, i);
-	eq_str_init(&sb, b, j);
-	for (n = 0; n < ta->count; n++)
-		if (eq_str_next(&sa) != eq_str_next(&sb))
-			return false;
-	return true;
-}
-
 /* Members of object @obj whose value is not null. */
 static u32 eq_members(const struct vl_json *js, u32 obj)
 {
@@ -188,7 +65,7 @@ static int eq_next(const struct vl_json *a, const struct vl_json *b,
 			continue;	/* null is absent */
 		cond_resched();
 		vl_json_for_each_member(b, f->b, bkey, bval) {
-			if (eq_str(a, key, b, bkey)) {
+			if (vl_json_str_tok_eq(a, key, b, bkey)) {
 				if (b->toks[bval].type == VL_JSON_NULL)
 					return -ENOENT;
 				*i = val;
@@ -215,7 +92,7 @@ static int eq_values(const struct vl_json *a, const struct vl_json *b,
 			return 0;
 		switch (ta->type) {
 		case VL_JSON_STRING:
-			if (!eq_str(a, i, b, j))
+			if (!vl_json_str_tok_eq(a, i, b, j))
 				return 0;
 			break;
 		case VL_JSON_NUMBER:
