@@ -61,24 +61,18 @@ groups="build vm go bench"
 # shellcheck disable=SC2086
 "$KVARLINK_TOP/scripts/deps.sh" $groups
 
-# The kernel, as scripts/vm.sh picks it.
 case "$kernel" in
 stock)
-	rel=$(stock_release)
-	[ -n "$rel" ] || die "no stock kernel: install linux-image-$STOCK_FLAVOUR and linux-headers-$STOCK_FLAVOUR"
-	kdir=/usr/src/linux-headers-$rel
-	image=/boot/vmlinuz-$rel
 	limit=900
 	table="$KVARLINK_OUT/bench.txt"
 	;;
 debug)
-	kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh")
-	image=$kdir/arch/x86/boot/bzImage
 	limit=2400
 	table="$KVARLINK_OUT/bench-debug.txt"
 	;;
 *) die "BENCH_KERNEL: unknown kernel '$kernel'" ;;
 esac
+vm_kernel "$kernel"
 
 out="$KVARLINK_OUT/bench-$kernel"
 mkdir -p "$out/tests"
@@ -94,17 +88,13 @@ chmod +x "$out/tests/bench-run"
 "$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" "$out/tests" \
 	"$out/initramfs.cpio"
 
-# As scripts/vm.sh boots it, in mode bench.
-cmdline="console=ttyS0 kvarlink.mode=bench panic=-1 oops=panic panic_on_warn=1"
-cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=4M quiet loglevel=4"
+vm_qemu "$image" "$out/initramfs.cpio" bench "$smp"
 rm -f "$out/result.txt" "$out/console.log"
 log "booting the $kernel kernel ($(basename "$image")) for the benchmark," \
 	"$reps run(s) of $seconds s per figure; console in $out/console.log"
 load0=$(cut -d' ' -f1 /proc/loadavg)
 start=$SECONDS
-timeout --foreground "$limit" qemu-system-x86_64 -accel tcg -cpu max -m 1536 -smp "$smp" \
-	-nodefaults -display none -no-reboot -monitor none \
-	-kernel "$image" -initrd "$out/initramfs.cpio" -append "$cmdline" \
+timeout --foreground "$limit" "${qemu[@]}" \
 	-serial file:"$out/console.log" -serial file:"$out/result.txt" ||
 	log "qemu ended with status $? (timeout is $limit s)"
 log "the VM ran for $((SECONDS - start)) s"

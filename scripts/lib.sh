@@ -41,6 +41,36 @@ stock_release() {
 	done
 }
 
+# A test kernel, stock or debug: sets kdir (its build tree) and image.
+vm_kernel() {
+	case "$1" in
+	stock)
+		rel=$(stock_release)
+		[ -n "$rel" ] || die "no stock kernel: install linux-image-$STOCK_FLAVOUR and linux-headers-$STOCK_FLAVOUR"
+		kdir=/usr/src/linux-headers-$rel
+		image=/boot/vmlinuz-$rel
+		;;
+	debug)
+		kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh")
+		image=$kdir/arch/x86/boot/bzImage
+		;;
+	*) die "unknown kernel '$1'" ;;
+	esac
+}
+
+# The test VM's qemu command, without its serial ports, in the array qemu.
+# Usage: vm_qemu IMAGE INITRAMFS MODE VCPUS  (MODE: see guest-init.sh)
+vm_qemu() {
+	local cmdline="console=ttyS0 kvarlink.mode=$3 panic=-1 oops=panic panic_on_warn=1"
+	cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=4M quiet loglevel=4"
+	# a KUnit case may run minutes under KASAN in TCG on a busy machine; a
+	# real hang still panics long before the outer timeout
+	cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=300"
+	qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1536 -smp "$4"
+		-nodefaults -display none -no-reboot -monitor none
+		-kernel "$1" -initrd "$2" -append "$cmdline")
+}
+
 # The debug kernel's build tree, named after what it is built from: the
 # config fragment, the source package version, and the recipe version,
 # bumped whenever debug-kernel.sh changes how the kernel is built.
