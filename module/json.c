@@ -10,7 +10,6 @@
  *
  * This file also builds in userspace (selftests/host) behind a small shim.
  */
-#include <asm/unaligned.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -19,6 +18,7 @@
 #include <linux/types.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "json.h"
 
 #define NONE		U32_MAX

@@ -4,7 +4,6 @@
  *
  * This file also builds in userspace (selftests/host) behind a small shim.
  */
-#include <asm/unaligned.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/kernel.h>
@@ -14,6 +13,7 @@
 #include <linux/types.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "json.h"
 #include "jsonw.h"
 
@@ -59,18 +59,16 @@ static bool reserve(struct vl_jsonw *w, size_t n)
 	}
 	cap = w->cap > w->max / 2 ? w->max : max_t(size_t, w->cap * 2, MIN_CAP);
 	cap = clamp_t(size_t, cap, w->len + n + 1, w->max);
-	if (w->buf == w->ext) {
-		/* out of the caller's buffer, or there was none yet */
-		buf = kvmalloc(cap, w->gfp);
-		if (buf && w->len)
-			memcpy(buf, w->buf, w->len);
-	} else {
-		buf = kvrealloc(w->buf, w->cap, cap, w->gfp);
-	}
+	buf = kvmalloc(cap, w->gfp);
 	if (!buf) {
 		set_err(w, -ENOMEM);
 		return false;
 	}
+	if (w->len)
+		memcpy(buf, w->buf, w->len);
+	/* the caller's buffer, or none yet, is not ours to free */
+	if (w->buf != w->ext)
+		kvfree(w->buf);
 	w->buf = buf;
 	w->cap = cap;
 	return true;

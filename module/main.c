@@ -46,14 +46,20 @@ MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when
 
 struct vl_stats vl_stats;
 
-/* Attributes of the module's kobject go through module_sysfs_ops. */
+/*
+ * /sys/module/varlink/statistics/ is a kobject of its own under the
+ * module's: its attributes are plain kobj_attributes, whose show() has kept
+ * its signature, where module attributes changed theirs (7.x).
+ */
 struct vl_stat_attr {
-	struct module_attribute attr;
+	struct kobj_attribute attr;
 	size_t offset;		/* of the atomic64_t in struct vl_stats */
 };
 
-static ssize_t stat_show(struct module_attribute *attr,
-			 struct module_kobject *mk, char *buf)
+static struct kobject *stats_kobj;
+
+static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
 {
 	struct vl_stat_attr *a = container_of(attr, struct vl_stat_attr, attr);
 
@@ -82,9 +88,30 @@ static struct vl_stat_attr stat_attrs[] = {
 static struct attribute *stats_attrs[ARRAY_SIZE(stat_attrs) + 1];
 
 static const struct attribute_group stats_group = {
-	.name = "statistics",
 	.attrs = stats_attrs,
 };
+
+static int stats_init(void)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
+		stats_attrs[i] = &stat_attrs[i].attr.attr;
+	stats_kobj = kobject_create_and_add("statistics", &THIS_MODULE->mkobj.kobj);
+	if (!stats_kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(stats_kobj, &stats_group);
+	if (err)
+		kobject_put(stats_kobj);
+	return err;
+}
+
+static void stats_exit(void)
+{
+	sysfs_remove_group(stats_kobj, &stats_group);
+	kobject_put(stats_kobj);
+}
 
 static bool param_ok(const char *name, unsigned int v, unsigned int lo,
 		     unsigned int hi)
@@ -115,16 +142,13 @@ static int check_config(void)
 
 static int __init varlink_init(void)
 {
-	unsigned int i;
 	int err;
 
 	err = check_config();
 	if (err)
 		return err;
 
-	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
-		stats_attrs[i] = &stat_attrs[i].attr.attr;
-	err = sysfs_create_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+	err = stats_init();
 	if (err)
 		goto err_stats;
 
@@ -153,7 +177,7 @@ err_service:
 err_dispatch:
 	vl_conn_exit();
 err_conn:
-	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+	stats_exit();
 err_stats:
 	return err;
 }
@@ -164,7 +188,7 @@ static void __exit varlink_exit(void)
 	vl_service_exit();
 	vl_dispatch_exit();
 	vl_conn_exit();
-	sysfs_remove_group(&THIS_MODULE->mkobj.kobj, &stats_group);
+	stats_exit();
 	vl_registry_exit();
 }
 

@@ -15,6 +15,7 @@
 #include <net/tcp_states.h>
 #include <kunit/visibility.h>
 
+#include "compat.h"
 #include "internal.h"
 
 struct vl_server {
@@ -82,7 +83,7 @@ static int listener_bind(struct socket *sock, const char *name)
 	size_t len = strlen(name);
 
 	memcpy(addr.sun_path + 1, name, len);
-	return kernel_bind(sock, (struct sockaddr *)&addr,
+	return kernel_bind(sock, (struct sockaddr_unsized *)&addr,
 			   offsetof(struct sockaddr_un, sun_path) + 1 + len);
 }
 

@@ -148,7 +148,7 @@ static const char network_idl[] =
  * @index: the ifindex
  * @mtu: the MTU
  * @up: IFF_UP
- * @running: IFF_RUNNING, as dev_get_flags() reports it
+ * @running: IFF_RUNNING, as SIOCGIFFLAGS reports it
  * @operstate: as /sys/class/net/NAME/operstate shows it
  * @mac: the hardware address in hex, "" if it has none
  * @stats: dev_get_stats()
@@ -180,7 +180,7 @@ static void network_link_read(struct net_device *dev, struct network_link *l)
 	l->index = dev->ifindex;
 	l->mtu = READ_ONCE(dev->mtu);
 	l->up = dev->flags & IFF_UP;
-	l->running = dev_get_flags(dev) & IFF_RUNNING;
+	l->running = netif_running(dev) && netif_oper_up(dev);
 	if (!netif_running(dev))
 		operstate = IF_OPER_DOWN;
 	l->operstate = operstate < ARRAY_SIZE(network_operstates) ?

@@ -33,6 +33,7 @@
 #include <linux/random.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "../varlink.h"
 #include "certification_idl.h"
 

@@ -9,6 +9,7 @@
 #include <linux/un.h>
 #include <net/net_namespace.h>
 
+#include "../compat.h"
 #include "../internal.h"
 
 static int abstract_addr(struct sockaddr_un *addr, const char *name)
@@ -60,7 +61,7 @@ static void server_test_name_is_taken(struct kunit *test)
 	err = sock_create_kern(&init_net, AF_UNIX, SOCK_STREAM, 0, &sock);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	len = abstract_addr(&addr, vl_server_name());
-	err = kernel_bind(sock, (struct sockaddr *)&addr, len);
+	err = kernel_bind(sock, (struct sockaddr_unsized *)&addr, len);
 	sock_release(sock);
 	KUNIT_EXPECT_EQ(test, err, -EADDRINUSE);
 }

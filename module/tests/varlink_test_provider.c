@@ -37,6 +37,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "../compat.h"
 #include "../varlink.h"
 
 /* Bounds of the parameters, also stated in the IDL */
@@ -914,7 +915,7 @@ static int __init test_init(void)
 {
 	int err;
 
-	test_wq = alloc_workqueue("varlink_test", 0, 0);
+	test_wq = alloc_workqueue("varlink_test", WQ_PERCPU, 0);
 	if (!test_wq)
 		return -ENOMEM;
 	err = varlink_register_interface(&test_iface);

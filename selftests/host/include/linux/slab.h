@@ -66,13 +66,6 @@ static inline void kfree(const void *p)
 #define kvmalloc_array(n, size, gfp)	kmalloc_array(n, size, gfp)
 #define kvfree(p)			kfree(p)
 
-static inline void *kvrealloc(const void *p, size_t oldsize, size_t newsize,
-			      gfp_t gfp)
-{
-	(void)oldsize;
-	return krealloc(p, newsize, gfp);
-}
-
 static inline char *kstrndup(const char *s, size_t max, gfp_t gfp)
 {
 	size_t len = strnlen(s, max);

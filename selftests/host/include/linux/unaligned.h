@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Host shim: unaligned access through memcpy (one load on x86). */
-#ifndef _SHIM_ASM_UNALIGNED_H
-#define _SHIM_ASM_UNALIGNED_H
+#ifndef _SHIM_LINUX_UNALIGNED_H
+#define _SHIM_LINUX_UNALIGNED_H
 
 #include <string.h>
 
