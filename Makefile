@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make            build the modules against KDIR (default: the running
-#                 kernel's build tree, else the newest linux-headers-*)
+#                 kernel's build tree, else the newest linux-headers-*);
+#                 the test modules too with VARLINK_TESTS=y
 # make install    modules_install and depmod
 # make lint       checkpatch --strict and sparse, fails on any finding
-# make check      every test: lint, host tests, KUnit and kselftests in
-#                 qemu on the stock and the debug kernel
+# make check      every test: lint, DKMS, host tests, KUnit and kselftests
+#                 in qemu on kernels 6.1, 6.12, 7.3 and a debug 6.1
 # make run        boot the stock kernel with the module and show a demo
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
@@ -32,7 +33,7 @@ clean:
 	-$(MAKE) -C selftests/fuzz clean
 
 lint:
-	scripts/deps.sh build lint
+	scripts/deps.sh build lint kernels
 	scripts/lint.sh
 
 check:

@@ -76,7 +76,7 @@ vm_kernel "$kernel"
 
 out="$KVARLINK_OUT/bench-$kernel"
 mkdir -p "$out/tests"
-"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build"
+"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build" $kroot
 export GOCACHE=${GOCACHE:-$KVARLINK_CACHE/go-build}
 make -s -C "$KVARLINK_TOP/selftests/bench" OUTPUT="$out/tests"
 # what the guest runs (scripts/guest-init.sh, mode bench)

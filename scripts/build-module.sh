@@ -1,19 +1,40 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the modules against a kernel build tree, in a copy of the sources
-# so that builds for several kernels do not overwrite each other.
-# Usage: build-module.sh KDIR OUTDIR  (the .ko files land in OUTDIR/module)
+# Build the modules, the test modules too, against a kernel build tree, in
+# a copy of the sources so that builds for several kernels do not
+# overwrite each other.
+# Usage: build-module.sh KDIR OUTDIR [ROOT]  (the .ko files land in
+# OUTDIR/module; with ROOT, KDIR is a path inside that Debian root, made
+# by debian-kernel.sh, and the build runs there, with its own compiler)
+# Environment: VARLINK_DEBUG=y, and KBUILD_EXTRA (more make arguments,
+# e.g. C=2 for sparse).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kdir=$1 out=$2
-mkdir -p "$out"
+kdir=$1 out=$2 root=${3:-}
+src=$out
+# in the root, under a name of its own for each OUTDIR
+[ -n "$root" ] && src="$root/build/$(printf '%s' "$out" | sha256sum | cut -c1-12)"
+mkdir -p "$out" "$src"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$out/"
+	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
+args=(-s -C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
+	${KBUILD_EXTRA:-} modules)
+if [ -n "$root" ]; then
+	# objtool reads /proc: a private mount namespace gives the root one
+	cmd=(unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$root" make "${args[@]}")
+else
+	cmd=(make "${args[@]}")
+fi
 # a failed build must not leave the modules of an earlier one to be tested
-if ! make -s -C "$kdir" M="$out" W=1 ${VARLINK_DEBUG:+VARLINK_DEBUG=y} modules 2>&1 |
-	{ grep -v 'Skipping BTF generation' || true; }; then
-	die "the module build against $kdir failed"
+rm -f "$src"/module/*.ko
+if ! "${cmd[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; }; then
+	die "the module build against $kdir${root:+ in $root} failed"
+fi
+if [ -n "$root" ]; then
+	mkdir -p "$out/module"
+	rm -f "$out"/module/*.ko
+	cp "$src"/module/*.ko "$out/module/"
 fi
 ls "$out"/module/*.ko >/dev/null

@@ -2,18 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: every test of the project, summed up.
 #
-# lint, the host build of the protocol core, a short fuzz run, then the
-# VM runs: KUnit and the selftests on the debug kernel, the selftests on
-# the stock kernel, each followed by unload, kmemleak, lockdep and taint
-# checks in the guest and a scan of the console log for kernel splats.
+# lint, DKMS builds, the host build of the protocol core, a short fuzz
+# run, then the VM runs: the selftests on the stock kernel (6.1), on 6.12
+# and on 7.3, KUnit and the selftests on the debug kernel, each followed
+# by unload, kmemleak, lockdep and taint checks in the guest and a scan
+# of the console log for kernel splats.
 # Prints TAP for every test and ends with "N passed, N failed".
 #
-# Environment: KERNELS="stock debug" picks the VM runs, FUZZ_SECONDS the
-# time per fuzz target (0 skips fuzzing), KVARLINK_OUT the output dir.
+# Environment: KERNELS="stock 6.12 7.3 debug" picks the VM runs,
+# FUZZ_SECONDS the time per fuzz target (0 skips fuzzing), KVARLINK_OUT
+# the output dir.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KERNELS=${KERNELS:-stock debug}
+KERNELS=${KERNELS:-stock 6.12 7.3 debug}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 passed=0 failed=0 n=0
 
@@ -47,13 +49,22 @@ tally_tap() {
 
 section() { echo "# ---- $*"; }
 
-"$KVARLINK_TOP/scripts/deps.sh" build lint vm debug host bench go || exit 1
+"$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
 
 section lint
 "$KVARLINK_TOP/scripts/lint.sh" >"$KVARLINK_OUT/lint.tap" 2>&1
-grep '^#' "$KVARLINK_OUT/lint.tap"
+status=$?
+grep -v '^ok ' "$KVARLINK_OUT/lint.tap"
 tally_tap lint "$KVARLINK_OUT/lint.tap"
+tally $status "lint: exits 0"
+
+section "DKMS on 6.1, 6.12 and 7.3"
+"$KVARLINK_TOP/scripts/dkms-test.sh" 6.1 6.12 7.3 >"$KVARLINK_OUT/dkms.tap" 2>&1
+status=$?
+grep -v '^ok ' "$KVARLINK_OUT/dkms.tap"
+tally_tap dkms "$KVARLINK_OUT/dkms.tap"
+tally $status "dkms: exits 0"
 
 if [ -e "$KVARLINK_TOP/selftests/host/Makefile" ]; then
 	section "host build of the protocol core"
@@ -133,7 +144,16 @@ for kernel in $KERNELS; do
 	grep -qx 'verdict: pass' "$result"
 	tally $? "$kernel: the guest ran to its verdict"
 
-	if grep -Ea "$splats" "$dir/console.log" >"$dir/splats.txt"; then
+	# A console that is missing, empty or cut off before the guest's last
+	# words cannot show a splat: that is a failure, not a pass.
+	console="$dir/console.log"
+	complete=1
+	[ -s "$console" ] && tr -d '\r' <"$console" | grep -qx "$GUEST_END_MARK" && complete=0
+	tally $complete "$kernel: console log complete, to the guest's last line"
+	if [ $complete -ne 0 ]; then
+		echo "# $console: missing, empty, or cut off before '$GUEST_END_MARK'"
+		tally 1 "$kernel: console free of kernel splats"
+	elif grep -Ea "$splats" "$console" >"$dir/splats.txt"; then
 		sed 's/^/# /' "$dir/splats.txt" | head -n 40
 		tally 1 "$kernel: console free of kernel splats"
 	else

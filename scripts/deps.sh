@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages a make target needs, or say how to.
-# Usage: deps.sh GROUP...   (groups: build lint vm debug run host bench go)
+# Usage: deps.sh GROUP...   (groups: build lint vm kernels debug run host bench go)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs_build="make gcc libc6-dev libelf-dev linux-headers-$STOCK_FLAVOUR"
-pkgs_lint="linux-source-6.1 sparse xz-utils perl"
+pkgs_build="make gcc libc6-dev libelf-dev rsync linux-headers-$STOCK_FLAVOUR"
+pkgs_lint="linux-source-6.1 sparse xz-utils perl git"
 pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
+# the Debian kernels besides the stock one (debian-kernel.sh)
+pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
 pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"

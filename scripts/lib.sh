@@ -6,6 +6,10 @@ KVARLINK_CACHE=${KVARLINK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kvarlink}
 KVARLINK_OUT=${KVARLINK_OUT:-$KVARLINK_TOP/build}
 STOCK_FLAVOUR=amd64
 
+# The guest's last line on its console (guest-init.sh): a console log
+# without it was cut off.
+GUEST_END_MARK="kvarlink: guest done"
+
 log() { printf '%s\n' "kvarlink: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -41,18 +45,37 @@ stock_release() {
 	done
 }
 
-# A test kernel, stock or debug: sets kdir (its build tree) and image.
+# A test kernel: sets kdir (its build tree), kroot (the root that tree
+# is built in, empty for the host), image, and extra_modules (the kernel
+# modules the network tests need, where they are not built in).
+#   stock  the host's Debian 12 kernel (6.1)
+#   6.12   bookworm-backports, also Debian 13's kernel
+#   7.3    trixie-backports, built in a Debian 13 root
+#   debug  6.1 from linux-source-6.1 with KUnit, KASAN, lockdep, ...
 vm_kernel() {
+	local dir
+	kroot=
 	case "$1" in
 	stock)
 		rel=$(stock_release)
 		[ -n "$rel" ] || die "no stock kernel: install linux-image-$STOCK_FLAVOUR and linux-headers-$STOCK_FLAVOUR"
 		kdir=/usr/src/linux-headers-$rel
 		image=/boot/vmlinuz-$rel
+		dir=/lib/modules/$rel/kernel/drivers/net
+		extra_modules="$dir/dummy.ko $dir/veth.ko"
+		;;
+	6.12|7.3)
+		dir=$("$KVARLINK_TOP/scripts/debian-kernel.sh" "$1") || exit 1
+		rel=$(cat "$dir/release")
+		kroot=$dir/root
+		kdir=/usr/src/linux-headers-$rel
+		image=$dir/vmlinuz
+		extra_modules="$dir/modules/dummy.ko $dir/modules/veth.ko"
 		;;
 	debug)
 		kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh")
 		image=$kdir/arch/x86/boot/bzImage
+		extra_modules=
 		;;
 	*) die "unknown kernel '$1'" ;;
 	esac

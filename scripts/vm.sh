@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot a test kernel under qemu (TCG) with the modules and tests.
-# Usage: vm.sh stock|debug check|demo|shell OUTDIR
+# Usage: vm.sh stock|6.12|7.3|debug check|demo|shell OUTDIR
 #
 # check: the console goes to OUTDIR/console.log and the guest's results to
 #        OUTDIR/result.txt through a second serial port; exit status 0 when
@@ -12,22 +12,16 @@ set -euo pipefail
 
 kernel=$1 mode=$2 out=$3
 vm_kernel "$kernel"
-case "$kernel" in
-stock)
-	# built into the debug kernel, modules of the stock one
-	net=/lib/modules/$rel/kernel/drivers/net
-	export EXTRA_MODULES="$net/dummy.ko $net/veth.ko"
-	limit=600
-	;;
-debug)
+export EXTRA_MODULES=$extra_modules
+limit=600
+if [ "$kernel" = debug ]; then
 	# every reply is checked against its IDL there
 	export VARLINK_DEBUG=y
 	limit=1500
-	;;
-esac
+fi
 
 mkdir -p "$out"
-"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build"
+"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build" $kroot
 make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
 	KSFT_DIR="$(ksrc_ensure)/tools/testing/selftests"
 "$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
