@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * org.varlink.service, the interface every varlink service provides, and
- * org.kernel.varlink, which declares the core's own error.  Both register
- * through the public API, like any provider.
+ * org.kernel.varlink, the core's own: its counters, its limits and its
+ * error.  Both register through the public API, like any provider.
  */
 #include <linux/module.h>
 #include <linux/utsname.h>
@@ -111,15 +111,117 @@ static const struct varlink_interface service_iface = {
 };
 
 static const char kernel_idl[] =
-"# The in-kernel varlink server.\n"
+"# The in-kernel varlink server itself: its counters, the limits in force,\n"
+"# and the error of methods that fail with a kernel error code.\n"
 "interface org.kernel.varlink\n"
+"\n"
+"# The server's counters since varlink.ko was loaded, as in\n"
+"# /sys/module/varlink/statistics/.  Anyone may call it: those files are\n"
+"# world-readable.  Each counter is read on its own, not all at one instant.\n"
+"method GetStatistics() -> (\n"
+"  # Connections open now.\n"
+"  connections: int,\n"
+"  # Connections served, those open now included.\n"
+"  connections_total: int,\n"
+"  # Connections closed at once, over max_connections or\n"
+"  # max_connections_per_uid; not in connections_total.\n"
+"  refused: int,\n"
+"  # Calls that reached their method, this one included; calls refused\n"
+"  # before (MethodNotFound, InvalidParameter...) are not counted.\n"
+"  calls: int,\n"
+"  # Of them, those served in the caller's task (see fast_path).\n"
+"  calls_inline: int,\n"
+"  # Error replies, whoever sent them.\n"
+"  errors: int,\n"
+"  # Connections closed for a message that is not a varlink call.\n"
+"  protocol_errors: int,\n"
+"  # Bytes received from clients.\n"
+"  bytes_in: int,\n"
+"  # Bytes sent to clients.\n"
+"  bytes_out: int,\n"
+"  # Allocations made while serving messages: what the per-CPU caches and\n"
+"  # a call's inline buffers could not spare.\n"
+"  allocations: int\n"
+")\n"
+"\n"
+"# The limits in force: the parameters of varlink.ko, as in\n"
+"# /sys/module/varlink/parameters/.  Anyone may call it: those files are\n"
+"# world-readable.  Sizes are in bytes.\n"
+"method GetLimits() -> (\n"
+"  # The abstract AF_UNIX name listened on, without the leading \"@\".\n"
+"  socket_name: string,\n"
+"  # Bytes of one message, its NUL included; a longer one closes the\n"
+"  # connection.\n"
+"  max_message_size: int,\n"
+"  # Bytes of replies queued for one connection; more closes it.\n"
+"  max_output: int,\n"
+"  # Connections in total; a new one over it is closed at once.\n"
+"  max_connections: int,\n"
+"  # Connections of one effective uid; likewise.\n"
+"  max_connections_per_uid: int,\n"
+"  # Nesting of JSON arrays and objects in one message.\n"
+"  max_depth: int,\n"
+"  # JSON values in one message.\n"
+"  max_tokens: int,\n"
+"  # Whether methods that never sleep for long may be served in the\n"
+"  # caller's task; the one parameter root may change while loaded.\n"
+"  fast_path: bool\n"
+")\n"
 "\n"
 "# A method failed with a kernel error code, e.g. 12 (ENOMEM); errno\n"
 "# values are those of Linux (see errno(3)).\n"
 "error SystemError (errno: int)\n";
 
+/*
+ * Neither method checks a capability: what they tell is world-readable
+ * in sysfs already (0444).  Both only read atomics and plain values, so
+ * they may run in the caller's task (VARLINK_FAST).
+ */
+#define PUT_STAT(call, name) \
+	varlink_put_s64(call, #name, atomic64_read(&vl_stats.name))
+
+static int get_statistics(struct varlink_call *call, const void *params)
+{
+	/* as in sysfs: the same names, the same signed values */
+	PUT_STAT(call, connections);
+	PUT_STAT(call, connections_total);
+	PUT_STAT(call, refused);
+	PUT_STAT(call, calls);
+	PUT_STAT(call, calls_inline);
+	PUT_STAT(call, errors);
+	PUT_STAT(call, protocol_errors);
+	PUT_STAT(call, bytes_in);
+	PUT_STAT(call, bytes_out);
+	PUT_STAT(call, allocations);
+	return varlink_reply(call);
+}
+
+static int get_limits(struct varlink_call *call, const void *params)
+{
+	const struct vl_config *c = &vl_config;
+
+	varlink_put_str(call, "socket_name", vl_server_name());
+	varlink_put_u64(call, "max_message_size", c->max_message_size);
+	varlink_put_u64(call, "max_output", c->max_output);
+	varlink_put_u64(call, "max_connections", c->max_connections);
+	varlink_put_u64(call, "max_connections_per_uid",
+			c->max_connections_per_uid);
+	varlink_put_u64(call, "max_depth", c->max_depth);
+	varlink_put_u64(call, "max_tokens", c->max_tokens);
+	/* writable through sysfs while loaded */
+	varlink_put_bool(call, "fast_path", READ_ONCE(c->fast_path));
+	return varlink_reply(call);
+}
+
+static const struct varlink_method kernel_methods[] = {
+	{ .name = "GetStatistics", .call = get_statistics, .flags = VARLINK_FAST },
+	{ .name = "GetLimits", .call = get_limits, .flags = VARLINK_FAST },
+};
+
 static const struct varlink_interface kernel_iface = {
 	.idl = kernel_idl,
+	.methods = kernel_methods,
+	.n_methods = ARRAY_SIZE(kernel_methods),
 	.owner = THIS_MODULE,
 };
 

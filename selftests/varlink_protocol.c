@@ -2,13 +2,17 @@
 /*
  * The wire protocol (UAPI.20): NUL framing, the call envelope and what
  * closes the connection, the errors of org.varlink.service, oneway, more
- * and continues, pipelining, and org.varlink.service itself.
+ * and continues, pipelining, org.varlink.service itself, and the core's
+ * org.kernel.varlink (its counters and limits against sysfs).
  *
  * The methods called are those of org.kernel.varlink.test, served by
  * varlink_test_provider.ko, which the guest always loads.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -958,6 +962,218 @@ TEST(get_info)
 	vt_close(&c);
 }
 
+/*
+ * org.kernel.varlink: the core's counters and limits, as sysfs shows
+ * them.  The replies must have exactly these members, and sysfs exactly
+ * these files: a counter or a limit added to one but not the other fails.
+ */
+#define KERNEL_CALL(name)	"{\"method\":\"org.kernel.varlink." name "\"}"
+#define SYSFS_DIR		"/sys/module/varlink/"
+
+static const char *const stat_keys[] = {
+	"connections", "connections_total", "refused", "calls",
+	"calls_inline", "errors", "protocol_errors", "bytes_in", "bytes_out",
+	"allocations",
+};
+
+static const char *const limit_keys[] = {
+	"socket_name", "max_message_size", "max_output", "max_connections",
+	"max_connections_per_uid", "max_depth", "max_tokens", "fast_path",
+};
+
+/* The index of @key in @keys, or -1 */
+static int key_index(const char *const *keys, int n, const char *key,
+		     size_t len)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(keys[i]) == len && !memcmp(keys[i], key, len))
+			return i;
+	return -1;
+}
+
+/*
+ * What is wrong with the members of the object at @path in @msg, or NULL:
+ * exactly @keys, each once, in any order.
+ */
+static const char *members_problem(const char *msg, const char *path,
+				   const char *const *keys, int n)
+{
+	unsigned long long seen = 0;
+	const char *p, *end;
+	size_t len;
+	int i;
+
+	p = vt_json_find(msg, path, &len);
+	if (!p || *p != '{')
+		return "not an object";
+	p = vt_json_ws(p + 1);
+	while (*p == '"') {
+		end = vt_json_skip_string(p);
+		if (!end)
+			return "bad member name";
+		i = key_index(keys, n, p + 1, end - p - 2);
+		if (i < 0)
+			return vt_fmt("unknown member %.*s", (int)(end - p), p);
+		if (seen & 1ULL << i)
+			return vt_fmt("member %s twice", keys[i]);
+		seen |= 1ULL << i;
+		p = vt_json_ws(end);
+		if (*p != ':')
+			return "no colon";
+		p = vt_json_skip(p + 1, 0);
+		if (!p)
+			return "bad value";
+		p = vt_json_ws(p);
+		if (*p == ',')
+			p = vt_json_ws(p + 1);
+	}
+	if (*p != '}')
+		return "not closed";
+	for (i = 0; i < n; i++)
+		if (!(seen & 1ULL << i))
+			return vt_fmt("no member %s", keys[i]);
+	return NULL;
+}
+
+/* The int at @path in @msg: an integer lexeme, nothing else. */
+static bool json_int(const char *msg, const char *path, long long *v)
+{
+	const char *p;
+	char *end;
+	size_t len;
+
+	p = vt_json_find(msg, path, &len);
+	if (!p || !len || (*p != '-' && (*p < '0' || *p > '9')))
+		return false;
+	errno = 0;
+	*v = strtoll(p, &end, 10);
+	return !errno && end == p + len;
+}
+
+/* Files in @dir, "." and ".." not counted; -1 if it cannot be read */
+static int count_files(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* A parameter of varlink.ko as text, its newline dropped, or NULL */
+static char *param_text(const char *name)
+{
+	char buf[256];
+	size_t n;
+	FILE *f;
+
+	f = fopen(vt_fmt(SYSFS_DIR "parameters/%s", name), "re");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+TEST(kernel_statistics)
+{
+	enum { N = ARRAY_SIZE(stat_keys) };
+	long before[N], after[N];
+	const char *msg, *problem;
+	struct vt_conn c;
+	long long v[N];
+	int i;
+
+	ASSERT_EQ(N, count_files(SYSFS_DIR "statistics"));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	for (i = 0; i < N; i++) {
+		before[i] = vt_stat(stat_keys[i]);
+		ASSERT_LE(0, before[i]) TH_LOG("no counter %s in sysfs", stat_keys[i]);
+	}
+	ASSERT_EQ(1, vt_call(&c, KERNEL_CALL("GetStatistics"), &msg));
+	for (i = 0; i < N; i++)
+		after[i] = vt_stat(stat_keys[i]);
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	problem = members_problem(msg, "parameters", stat_keys, N);
+	ASSERT_EQ(NULL, problem) TH_LOG("%s: %s", problem, msg);
+	for (i = 0; i < N; i++) {
+		const char *key = stat_keys[i];
+
+		ASSERT_TRUE(json_int(msg, vt_fmt("parameters.%s", key), &v[i]))
+			TH_LOG("%s is not an int: %s", key, msg);
+		if (!strcmp(key, "connections")) {
+			/* not a counter: connections closing may still count */
+			EXPECT_LE(1, v[i]) TH_LOG("this one is open");
+			EXPECT_GE(vt_param("max_connections", 0), v[i]);
+			continue;
+		}
+		EXPECT_LE(before[i], v[i]) TH_LOG("%s: sysfs before, reply", key);
+		EXPECT_GE(after[i], v[i]) TH_LOG("%s: sysfs after, reply", key);
+	}
+	/* this call and its bytes were counted before its method ran */
+	i = key_index(stat_keys, N, "calls", strlen("calls"));
+	EXPECT_LT(before[i], v[i]) TH_LOG("calls");
+	i = key_index(stat_keys, N, "bytes_in", strlen("bytes_in"));
+	EXPECT_LE(before[i] + (long)sizeof(KERNEL_CALL("GetStatistics")), v[i])
+		TH_LOG("bytes_in");
+	vt_close(&c);
+}
+
+TEST(kernel_limits)
+{
+	enum { N = ARRAY_SIZE(limit_keys) };
+	const char *msg, *problem;
+	struct vt_conn c;
+	char *name, *fast;
+	int i;
+
+	ASSERT_EQ(N, count_files(SYSFS_DIR "parameters"));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, KERNEL_CALL("GetLimits"), &msg));
+	ASSERT_EQ(NULL, vt_reply_problem(msg)) TH_LOG("%s", msg);
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	problem = members_problem(msg, "parameters", limit_keys, N);
+	ASSERT_EQ(NULL, problem) TH_LOG("%s: %s", problem, msg);
+
+	/* the name this client connected to */
+	name = vt_json_str(msg, "parameters.socket_name");
+	ASSERT_NE(NULL, name) TH_LOG("%s", msg);
+	EXPECT_STREQ(VARLINK_SOCKET_NAME, name);
+	EXPECT_STREQ(param_text("socket_name"), name);
+
+	/* root may change it while loaded: Y or N */
+	fast = param_text("fast_path");
+	ASSERT_NE(NULL, fast);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.fast_path",
+			       !strcmp(fast, "Y") ? "true" : "false"))
+		TH_LOG("fast_path=%s in sysfs: %s", fast, msg);
+
+	for (i = 0; i < N; i++) {
+		const char *key = limit_keys[i];
+		long long v;
+		long want;
+
+		if (!strncmp(key, "max_", 4)) {
+			want = vt_param(key, -1);
+			ASSERT_LT(0, want) TH_LOG("no parameter %s in sysfs", key);
+			ASSERT_TRUE(json_int(msg, vt_fmt("parameters.%s", key), &v))
+				TH_LOG("%s is not an int: %s", key, msg);
+			EXPECT_EQ(want, v) TH_LOG("%s", key);
+		}
+	}
+	vt_close(&c);
+}
+
 /* The description comes back verbatim, doc comments included. */
 FIXTURE(description) {
 	struct vt_conn c;
@@ -991,8 +1207,10 @@ FIXTURE_VARIANT_ADD(description, service) {
 FIXTURE_VARIANT_ADD(description, kernel) {
 	.interface = "org.kernel.varlink",
 	.contains = {
-		"interface org.kernel.varlink\n",
-		"error SystemError (errno: int)\n",
+		"\ninterface org.kernel.varlink\n",
+		"\nmethod GetStatistics() -> (\n",
+		"\nmethod GetLimits() -> (\n",
+		"\nerror SystemError (errno: int)\n",
 	},
 };
 
