@@ -10,24 +10,19 @@
 #include <linux/version.h>
 
 /* 6.12 moved <asm/unaligned.h> to <linux/unaligned.h>. */
-#if __has_include(<linux/unaligned.h>)
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 #include <linux/unaligned.h>
 #else
 #include <asm/unaligned.h>
 #endif
 
-/* bin2hex() moved to <linux/hex.h> after 6.1; 7.x's <linux/kernel.h> stopped including it. */
-#if __has_include(<linux/hex.h>)
-#include <linux/hex.h>
-#endif
-
 /* 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x wants said. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 17, 0)
+#if KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
 #define WQ_PERCPU 0
 #endif
 
 /* 6.19 made kernel_bind() take a struct sockaddr_unsized. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#if KERNEL_VERSION(6, 19, 0) > LINUX_VERSION_CODE
 #define sockaddr_unsized sockaddr
 #endif
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# checkpatch --strict over every C file and header, then sparse and W=1
-# over the modules, built for every kernel of make check.  Prints one TAP
+# checkpatch --strict over every C file and header, then W=1 and sparse
+# builds of the modules for the release kernels of make check.  Prints one TAP
 # line per file and tool; fails on any finding.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,9 +28,8 @@ for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
 	case "$f" in
 	selftests/host/include/*) continue ;;
 	selftests/host/*|selftests/fuzz/*) ignore="--ignore CAMELCASE" ;;
-	# version tests are compat.h's purpose, and checkpatch reads the
-	# header names in __has_include(<...>) as operators
-	module/compat.h) ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,SPACING" ;;
+	# version tests are compat.h's purpose
+	module/compat.h) ignore="--ignore LINUX_VERSION_CODE" ;;
 	esac
 	report=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 		--show-types $ignore -f "$f" 2>&1)
@@ -38,14 +37,17 @@ for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
 	result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch $f"
 done
 
-# W=1 and sparse on every kernel, each in its own build tree
+# W=1 on every kernel, and sparse where Debian's sparse can read the
+# kernel's headers: trixie's 0.6.4 stops at 7.3's __typeof_unqual__
 for kernel in stock 6.12 7.3; do
 	vm_kernel "$kernel"
-	report=$(KBUILD_EXTRA=C=2 VARLINK_DEBUG=y \
+	checker=C=2 what="sparse and W=1"
+	[ "$kernel" = 7.3 ] && checker= what="W=1"
+	report=$(KBUILD_EXTRA=$checker VARLINK_DEBUG=y \
 		"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$KVARLINK_OUT/lint-$kernel" $kroot 2>&1 |
 		grep -E 'warning|error|sparse')
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
-	result "$([ -z "$report" ] && echo 0 || echo 1)" "sparse and W=1 ($rel)"
+	result "$([ -z "$report" ] && echo 0 || echo 1)" "$what ($rel)"
 done
 
 echo "# lint: $((n - failed)) passed, $failed failed"

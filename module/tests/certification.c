@@ -33,7 +33,6 @@
 #include <linux/random.h>
 #include <linux/string.h>
 
-#include "../compat.h"
 #include "../varlink.h"
 #include "certification_idl.h"
 
@@ -538,8 +537,7 @@ static int cert_start(struct varlink_call *call, const struct cert_params *p)
 		return cert_wrong(call, CERT_START, p);
 
 	get_random_bytes(raw, sizeof(raw));
-	bin2hex(id, raw, sizeof(raw));
-	id[2 * CERT_ID_BYTES] = '\0';
+	snprintf(id, sizeof(id), "%*phN", (int)sizeof(raw), raw);
 
 	mutex_lock(&cert_lock);
 	for (i = 0; i < CERT_CLIENTS_MAX; i++) {
