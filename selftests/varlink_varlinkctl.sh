@@ -1,0 +1,407 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# systemd's varlinkctl (Debian sid's, laid out by scripts/varlinkctl.sh
+# with its own loader and libraries) against the kernel: info, the
+# interfaces and their methods, introspection, a call of every method of
+# org.kernel.system, .process, .network and .example checked against
+# /proc, /sys and the inputs, PermissionDenied for nobody, error replies,
+# a MonitorLinks stream while a link changes, --oneway, --collect and
+# ExpectedMore.  Runs as root; prints TAP, its plan at the end.
+vctl="$(dirname "$0")/varlinkctl/varlinkctl"
+addr=unix:@org.kernel.varlink
+t=/tmp/varlinkctl.$$
+n=0 failed=0
+# plain output, and never a pager: the guest's stdout may be a tty
+export SYSTEMD_COLORS=0 SYSTEMD_PAGER=cat
+
+check() {	# check NAME CONDITION...
+	name=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		for f in "$t.out" "$t.err"; do
+			[ -s "$f" ] && head -c 2000 "$f" | sed 's/^/# /'
+		done
+		failed=$((failed + 1))
+	fi
+}
+
+# Every varlinkctl run has a time limit, so that a server that does not
+# answer fails the check rather than hangs the VM, and reads no standard
+# input (a call without parameters would wait for them there).
+run() {		# run ARGS...: output in $t.out and $t.err, status in $rc
+	timeout 60 "$vctl" "$@" </dev/null >"$t.out" 2>"$t.err"
+	rc=$?
+}
+
+# A call that must fail: varlinkctl names the errors of
+# org.varlink.service by their errno; its debug log shows the reply.
+run_err() {	# run_err METHOD PARAMS
+	SYSTEMD_LOG_LEVEL=debug timeout 60 "$vctl" call --json=short "$addr" \
+		"$1" "$2" </dev/null >"$t.out" 2>"$t.err"
+	rc=$?
+}
+got_error() {	# got_error NAME: the reply was that error, the call failed
+	[ $rc -ne 0 ] && grep -q "\"error\":\"$1\"" "$t.err"
+}
+
+call() {	# call METHOD [PARAMS]: one reply, compact JSON
+	params=${2:-}
+	[ -n "$params" ] || params='{}'
+	run call --json=short "$addr" "$1" "$params"
+}
+
+# Fields of the compact JSON in $t.out (or the file $2): the last
+# occurrence of the key on each line.
+jstr() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "${2:-$t.out}"; }
+jval() { sed -n "s/.*\"$1\":\([^,}\"]*\).*/\1/p" "${2:-$t.out}"; }
+# The integer part of a JSON number, whatever notation varlinkctl prints
+int() { awk -v x="$1" 'BEGIN { printf "%d", x }'; }
+
+# CPUs in a list such as "0-1,3"
+cpus() { tr ',' '\n' <"$1" | awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }'; }
+# A /proc/PID/stat field by its number in proc(5), the comm skipped
+statf() { sed 's/.*) //' "/proc/$1/stat" | awk -v f="$2" '{ print $(f - 2) }'; }
+# The first or second number of a /proc/PID/status line (Uid:, Gid:)
+statusf() { awk -v k="$2:" -v i="$3" '$1 == k { print $(i + 1) }' "/proc/$1/status"; }
+state_name() {
+	case "$1" in
+	R) echo running ;; S) echo sleeping ;; D) echo disk_sleep ;;
+	T) echo stopped ;; t) echo tracing_stop ;; X) echo dead ;;
+	Z) echo zombie ;; P) echo parked ;; I) echo idle ;;
+	esac
+}
+meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
+
+echo "TAP version 13"
+echo "# $("$vctl" --version 2>&1 | head -n 1)"
+
+# --- the service and its interfaces ---------------------------------------
+
+run info "$addr"
+check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
+	grep -qx " *Vendor: Linux" "$t.out" &&
+	grep -qx " *Product: kvarlink, the in-kernel varlink server" "$t.out" &&
+	grep -qx " *Version: $(uname -r)" "$t.out" &&
+	grep -qx " *URL: https://varlink.org" "$t.out" &&
+	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
+
+expected="org.varlink.service org.kernel.varlink org.kernel.system
+org.kernel.process org.kernel.network org.kernel.example
+org.varlink.certification org.kernel.varlink.test"
+run list-interfaces "$addr"
+cp "$t.out" "$t.ifaces"
+missing=
+for i in $expected; do
+	grep -qx "$i" "$t.ifaces" || missing="$missing $i"
+done
+check "list-interfaces: every expected interface" eval '[ $rc -eq 0 ] && [ -z "$missing" ]'
+
+run --json=short info "$addr"
+getinfo=$(sed -n 's/.*"interfaces":\[\([^]]*\)\].*/\1/p' "$t.out" | tr -d '"' | tr ',' '\n' | sort)
+check "list-interfaces: what GetInfo says, sorted" eval '[ $rc -eq 0 ] &&
+	[ -n "$getinfo" ] && [ "$getinfo" = "$(cat "$t.ifaces")" ]'
+
+# The methods of the interfaces this project documents; the others are
+# taken from what list-methods says.
+methods_of() {
+	case "$1" in
+	org.varlink.service) echo GetInfo GetInterfaceDescription ;;
+	org.kernel.varlink) echo GetLimits GetStatistics ;;
+	org.kernel.system) echo Describe SetHostname ;;
+	org.kernel.process) echo GetProcess ;;
+	org.kernel.network) echo GetLink ListLinks MonitorLinks ;;
+	org.kernel.example) echo Count Hello ;;
+	esac
+}
+
+for i in org.varlink.service org.kernel.varlink org.kernel.system \
+	 org.kernel.process org.kernel.network org.kernel.example; do
+	run list-methods "$addr" "$i"
+	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
+	check "list-methods $i: $(methods_of "$i")" eval '[ $rc -eq 0 ] &&
+		[ "$(sort "$t.out")" = "$want" ]'
+done
+
+# introspect every interface GetInfo lists.  sd-varlink's IDL parser knows
+# no nested containers ("?[]?[string]T") and no sets ("[string]()"), both
+# valid varlink IDL (systemd issue #33229): varlinkctl then warns and
+# prints the description as it came, still with status 0.
+for i in $(cat "$t.ifaces"); do
+	run list-methods "$addr" "$i"
+	listed=$(sed -n "s/^$i\.//p" "$t.out")
+	run introspect "$addr" "$i"
+	bad=
+	for m in $(methods_of "$i") $listed; do
+		grep -q "^method $m(" "$t.out" || bad="$bad $m"
+	done
+	if grep -q "Failed to parse" "$t.err"; then
+		grep -qE '\[string\]\(\)|\]\??\[' "$t.out" || bad="$bad (parse-error)"
+	fi
+	check "introspect $i: the interface line and its methods" eval '[ $rc -eq 0 ] &&
+		grep -qx "interface $i" "$t.out" && [ -z "$bad" ]'
+done
+
+run introspect "$addr" org.kernel.nope
+check "introspect of a missing interface fails" eval '[ $rc -ne 0 ]'
+
+# --- org.kernel.system ----------------------------------------------------
+
+up0=$(cut -d' ' -f1 /proc/uptime)
+call org.kernel.system.Describe
+up1=$(cut -d' ' -f1 /proc/uptime)
+cp "$t.out" "$t.describe"
+check "Describe: uname -s -n -r -v -m and the domain name" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr sysname)" = "$(uname -s)" ] &&
+	[ "$(jstr nodename)" = "$(uname -n)" ] &&
+	[ "$(jstr release)" = "$(uname -r)" ] &&
+	[ "$(jstr version)" = "$(uname -v)" ] &&
+	[ "$(jstr machine)" = "$(uname -m)" ] &&
+	[ "$(jstr domainname)" = "$(cat /proc/sys/kernel/domainname)" ]'
+check "Describe: uptime between two reads of /proc/uptime" eval '
+	u=$(int "$(jval uptime)") && [ "$u" -ge "$(int "$up0")" ] &&
+	[ "$u" -le "$(int "$up1")" ]'
+check "Describe: boot_time is btime of /proc/stat" eval '
+	[ "$(jval boot_time)" = "$(awk "\$1 == \"btime\" { print \$2 }" /proc/stat)" ]'
+check "Describe: memory_total, swap_total as /proc/meminfo" eval '
+	[ "$(jval memory_total)" = "$(meminfo MemTotal)" ] &&
+	[ "$(jval swap_total)" = "$(meminfo SwapTotal)" ] &&
+	[ "$(jval memory_free)" -le "$(jval memory_total)" ]'
+check "Describe: CPUs online, present, possible as sysfs" eval '
+	[ "$(jval cpus_online)" = "$(cpus /sys/devices/system/cpu/online)" ] &&
+	[ "$(jval cpus_present)" = "$(cpus /sys/devices/system/cpu/present)" ] &&
+	[ "$(jval cpus_possible)" = "$(cpus /sys/devices/system/cpu/possible)" ]'
+check "Describe: tasks_total near that of /proc/loadavg, loads numbers" eval '
+	total=$(cut -d" " -f4 /proc/loadavg | cut -d/ -f2) &&
+	d=$(($(jval tasks_total) - total)) && [ ${d#-} -le 20 ] &&
+	int "$(jval load_1)" >/dev/null && [ -n "$(jval load_15)" ]'
+
+old=$(cat /proc/sys/kernel/hostname)
+call org.kernel.system.SetHostname '{"hostname":"vctl-test.example"}'
+set_rc=$rc set_out=$(cat "$t.out")
+call org.kernel.system.Describe
+check "SetHostname: uname -n, /proc and Describe show the new name" eval '
+	[ $set_rc -eq 0 ] && [ "$set_out" = "{}" ] &&
+	[ "$(uname -n)" = vctl-test.example ] &&
+	[ "$(cat /proc/sys/kernel/hostname)" = vctl-test.example ] &&
+	[ "$(jstr nodename)" = vctl-test.example ]'
+run_err org.kernel.system.SetHostname '{"hostname":"-bad name"}'
+check "SetHostname: a bad name is InvalidParameter, the name stays" eval '
+	got_error org.varlink.service.InvalidParameter &&
+	grep -qx "{\"parameter\":\"hostname\"}" "$t.out" &&
+	[ "$(uname -n)" = vctl-test.example ]'
+# the name from before may be one SetHostname refuses, e.g. "(none)"
+echo "$old" >/proc/sys/kernel/hostname
+
+# without CAP_SYS_ADMIN (and CAP_SYS_PTRACE): nobody.  The initramfs
+# root is mode 0700 (a mktemp -d): opened to others for these two calls.
+as_nobody() {	# as_nobody METHOD PARAMS (no single quotes in them)
+	root_mode=$(stat -c %a /)
+	chmod 755 /
+	SYSTEMD_LOG_LEVEL=debug timeout 60 su -m -s /bin/sh \
+		-c "exec '$vctl' call --json=short $addr '$1' '$2'" nobody \
+		</dev/null >"$t.out" 2>"$t.err"
+	rc=$?
+	chmod "$root_mode" /
+}
+as_nobody org.kernel.system.SetHostname '{"hostname":"vctl-nobody"}'
+check "SetHostname as nobody: PermissionDenied, the name stays" eval '
+	got_error org.varlink.service.PermissionDenied &&
+	[ "$(uname -n)" = "$old" ]'
+as_nobody org.kernel.process.GetProcess '{"pid":1}'
+check "GetProcess 1 as nobody: PermissionDenied" eval '
+	got_error org.varlink.service.PermissionDenied'
+
+# --- org.kernel.process ---------------------------------------------------
+
+process_ok() {	# process_ok PID: the reply in $t.out describes PID
+	p=$1
+	[ $rc -eq 0 ] &&
+	[ "$(jval pid)" = "$p" ] &&
+	[ "$(jval ppid)" = "$(statf "$p" 4)" ] &&
+	[ "$(jstr comm)" = "$(cat "/proc/$p/comm")" ] &&
+	[ "$(jstr state)" = "$(state_name "$(statf "$p" 3)")" ] &&
+	[ "$(jval uid)" = "$(statusf "$p" Uid 1)" ] &&
+	[ "$(jval euid)" = "$(statusf "$p" Uid 2)" ] &&
+	[ "$(jval gid)" = "$(statusf "$p" Gid 1)" ] &&
+	[ "$(jval egid)" = "$(statusf "$p" Gid 2)" ] &&
+	[ "$(jval threads)" = "$(statusf "$p" Threads 1)" ] &&
+	[ $(($(jval start_time) / 10000000)) -eq "$(statf "$p" 22)" ] &&
+	[ "$(jval rss)" -gt 0 ]
+}
+call org.kernel.process.GetProcess '{"pid":1}'
+check "GetProcess 1: as /proc/1/stat and status" process_ok 1
+call org.kernel.process.GetProcess "{\"pid\":$$}"
+check "GetProcess \$\$ (this shell): as /proc/$$/stat and status" process_ok $$
+nopid=$(cat /proc/sys/kernel/pid_max)	# pids are below it
+run call --json=short "$addr" org.kernel.process.GetProcess "{\"pid\":$nopid}"
+check "GetProcess of no process: ProcessNotFound, named, status 1" eval '
+	[ $rc -ne 0 ] && grep -qx "{\"pid\":$nopid}" "$t.out" &&
+	grep -q "failed: org.kernel.process.ProcessNotFound" "$t.err"'
+
+# --- org.kernel.network ---------------------------------------------------
+
+links_ok() {	# links_ok FILE: one link a line, each as sysfs shows it
+	while read -r l; do
+		echo "$l" >"$t.link"
+		s=/sys/class/net/$(jstr name "$t.link")
+		[ -d "$s" ] &&
+		[ "$(jval index "$t.link")" = "$(cat "$s/ifindex")" ] &&
+		[ "$(jval mtu "$t.link")" = "$(cat "$s/mtu")" ] &&
+		[ "$(jstr mac "$t.link")" = "$(cat "$s/address")" ] &&
+		[ "$(jstr operstate "$t.link")" = "$(cat "$s/operstate")" ] || return 1
+	done <"$1"
+}
+call org.kernel.network.ListLinks
+sed 's/},{/}\n{/g' "$t.out" >"$t.links"
+check "ListLinks: every link of /sys/class/net, as sysfs says" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr name "$t.links" | sort)" = "$(ls /sys/class/net | sort)" ] &&
+	links_ok "$t.links"'
+call org.kernel.network.GetLink '{"name":"lo"}'
+check "GetLink lo: index, MTU, up, MAC, counters" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr name)" = lo ] &&
+	[ "$(jval index)" = "$(cat /sys/class/net/lo/ifindex)" ] &&
+	[ "$(jval mtu)" = "$(cat /sys/class/net/lo/mtu)" ] &&
+	[ "$(jval up)" = true ] && [ "$(jstr mac)" = 00:00:00:00:00:00 ] &&
+	[ "$(jval rx_bytes)" -ge 0 ] && [ "$(jval tx_packets)" -ge 0 ]'
+call org.kernel.network.GetLink "{\"index\":$(cat /sys/class/net/lo/ifindex)}"
+check "GetLink by index: lo" eval '[ $rc -eq 0 ] && [ "$(jstr name)" = lo ]'
+run call --json=short "$addr" org.kernel.network.GetLink '{"name":"vctl-none"}'
+check "GetLink of no link: LinkNotFound, the name echoed" eval '[ $rc -ne 0 ] &&
+	grep -qx "{\"name\":\"vctl-none\"}" "$t.out" &&
+	grep -q "failed: org.kernel.network.LinkNotFound" "$t.err"'
+
+# MonitorLinks as a stream: the links there are, then each change to a
+# dummy link: made, its MTU, up, down, deleted.
+mon=$t.mon
+now() { cut -d. -f1 /proc/uptime; }
+wait_for() {	# wait_for SECONDS CONDITION...
+	wait_end=$(($(now) + $1))
+	shift
+	until "$@"; do
+		[ "$(now)" -lt $wait_end ] || return 1
+		sleep 0.1
+	done
+}
+events() { tr -d '\036' <"$mon" | grep -c "\"event\":\"$1\""; }
+# the line number of the first event after line $1 with all the words
+event_after() {
+	after=$1
+	shift
+	tr -d '\036' <"$mon" | awk -v after="$after" -v words="$*" '
+		BEGIN { nw = split(words, w, " ") }
+		NR > after { ok = 1; for (i = 1; i <= nw; i++) if (index($0, w[i]) == 0) ok = 0
+			     if (ok) { print NR; exit } }'
+}
+has_event() {	# has_event WORDS...: the next event, after the last one found
+	l=$(event_after "$last" "$@")
+	[ -n "$l" ] && last=$l
+}
+
+call org.kernel.varlink.GetStatistics
+conns0=$(jval connections)
+nlinks=$(ls /sys/class/net | wc -l)
+timeout 120 "$vctl" call --more --json=short "$addr" \
+	org.kernel.network.MonitorLinks '{}' </dev/null >"$mon" 2>"$mon.err" &
+mpid=$!
+wait_for 30 eval '[ "$(events current)" -ge "$nlinks" ]'
+check "MonitorLinks --more: a \"current\" reply for each link" eval '
+	[ "$(events current)" -eq "$nlinks" ] &&
+	[ "$(event_after 0 "\"event\":\"current\"" "\"name\":\"lo\"" "\"up\":true")" -ge 1 ]'
+
+link=vctl0
+echo "# MonitorLinks: $(events current) links; changing $link"
+if timeout 30 ip link add name $link type dummy 2>"$t.err"; then
+	timeout 30 ip link set $link mtu 1400
+	timeout 30 ip link set $link up
+	timeout 30 ip link set $link down
+	timeout 30 ip link delete $link
+	wait_for 30 eval '[ "$(events removed)" -ge 1 ]'
+	last=0
+	check "MonitorLinks: added, MTU, up, down, removed, in order" eval '
+		has_event "\"event\":\"added\"" "\"name\":\"$link\"" "\"up\":false" &&
+		has_event "\"event\":\"changed\"" "\"name\":\"$link\"" "\"mtu\":1400" &&
+		has_event "\"event\":\"changed\"" "\"name\":\"$link\"" "\"up\":true" &&
+		has_event "\"event\":\"changed\"" "\"name\":\"$link\"" "\"up\":false" &&
+		has_event "\"event\":\"removed\"" "\"name\":\"$link\""'
+else
+	check "MonitorLinks: ip link add $link type dummy" false
+fi
+tr -d '\036' <"$mon" | grep "\"name\":\"$link\"" | sed 's/^/# /'
+
+# varlinkctl streams until it is stopped (SIGTERM: a background job of
+# a shell without job control ignores SIGINT); the server then hangs up
+kill -TERM $mpid
+alive() {	# not yet exited (an exited child is a zombie until waited for)
+	st=$(statf $mpid 3 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+wait_for 10 eval '! alive'
+stopped=$?
+wait $mpid
+mon_rc=$?
+conns_closed() {
+	call org.kernel.varlink.GetStatistics
+	[ "$(jval connections)" -le "$conns0" ]
+}
+check "MonitorLinks: varlinkctl stops on SIGTERM, the connection closes" eval '
+	[ $stopped -eq 0 ] && [ $mon_rc -eq 143 ] && [ ! -s "$mon.err" ] &&
+	wait_for 10 conns_closed'
+
+run_err org.kernel.network.MonitorLinks '{}'
+check "MonitorLinks without --more: ExpectedMore" eval '
+	got_error org.varlink.service.ExpectedMore &&
+	grep -q "called without .more. flag" "$t.err"'
+
+# --- org.kernel.example ---------------------------------------------------
+
+call org.kernel.example.Hello '{"name":"varlinkctl"}'
+check "Hello: the greeting and the release" eval '[ $rc -eq 0 ] &&
+	[ "$(cat "$t.out")" = "{\"greeting\":\"Hello, varlinkctl!\",\"release\":\"$(uname -r)\"}" ]'
+run call --more --json=short "$addr" org.kernel.example.Count '{"n":3}'
+check "Count --more: 1, 2, 3, one reply each" eval '[ $rc -eq 0 ] &&
+	[ "$(tr -d "\036" <"$t.out" | tr "\n" " ")" = "{\"i\":1} {\"i\":2} {\"i\":3} " ]'
+call org.kernel.example.Count '{"n":3}'
+check "Count without --more: the last reply only" eval '[ $rc -eq 0 ] &&
+	[ "$(cat "$t.out")" = "{\"i\":3}" ]'
+run call --collect --json=short "$addr" org.kernel.example.Count '{"n":2}'
+check "Count --collect: the replies as an array" eval '[ $rc -eq 0 ] &&
+	[ "$(cat "$t.out")" = "[{\"i\":1},{\"i\":2}]" ]'
+run call --json=short "$addr" org.kernel.example.Count '{"n":101}'
+check "Count 101: TooMany, with its max" eval '[ $rc -ne 0 ] &&
+	[ "$(cat "$t.out")" = "{\"max\":100}" ] &&
+	grep -q "failed: org.kernel.example.TooMany" "$t.err"'
+
+# --- errors and --oneway --------------------------------------------------
+
+run_err org.kernel.example.Nope '{}'
+check "an unknown method: MethodNotFound, status non-zero" eval '
+	got_error org.varlink.service.MethodNotFound && grep -q Nope "$t.out"'
+run_err org.kernel.nope.Nope '{}'
+check "an unknown interface: InterfaceNotFound, status non-zero" eval '
+	got_error org.varlink.service.InterfaceNotFound &&
+	grep -qx "{\"interface\":\"org.kernel.nope\"}" "$t.out"'
+run_err org.kernel.example.Hello '{"name":1}'
+check "a parameter of the wrong type: InvalidParameter" eval '
+	got_error org.varlink.service.InvalidParameter &&
+	grep -qx "{\"parameter\":\"name\"}" "$t.out"'
+
+counter() {
+	call org.kernel.varlink.test.Counter '{"add":0}'
+	jval value
+}
+before=$(counter)
+run call --oneway "$addr" org.kernel.varlink.test.Counter '{"add":5}'
+oneway_rc=$rc
+cp "$t.out" "$t.oneway"
+cat "$t.err" >>"$t.oneway"
+check "--oneway: status 0, no output, and the call ran" eval '
+	[ $oneway_rc -eq 0 ] && [ ! -s "$t.oneway" ] && [ -n "$before" ] &&
+	wait_for 5 eval "[ \"\$(counter)\" -eq $((before + 5)) ]"'
+
+echo "1..$n"
+rm -f "$t".*
+[ $failed -eq 0 ]

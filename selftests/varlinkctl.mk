@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+# systemd's varlinkctl against the kernel (varlink_varlinkctl.sh).
+# varlinkctl comes from Debian sid: scripts/varlinkctl.sh fetches it once
+# per version into the cache and lays it into $(OUTPUT)/varlinkctl/ with
+# libsystemd-shared, the libraries ldd names and the ELF loader, so that
+# it runs in the initramfs, which has no libc.  Failing to fetch it fails
+# the build.
+
+# The first rule of this file must not become the default goal.
+.DEFAULT_GOAL := all
+
+TEST_PROGS += varlink_varlinkctl.sh
+TEST_GEN_FILES += varlinkctl/varlinkctl
+
+$(OUTPUT)/varlinkctl/varlinkctl: $(CURDIR)/../scripts/varlinkctl.sh | $(OUTPUT)
+	$(CURDIR)/../scripts/varlinkctl.sh $(OUTPUT)/varlinkctl
