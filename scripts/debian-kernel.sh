@@ -14,12 +14,14 @@
 # configuration (sources, lists and cache in the cache directory; the
 # system's apt sources are never touched), so a new Debian upload is
 # picked up on the next run.  The directory is named after the release
-# and a hash of this script: it is made again only when either changes.
+# and a hash of the recipe: it is made again only when either changes.
 # A series that cannot be fetched is an error.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 series=$1
+# bumped whenever this script changes what it makes
+recipe=1
 mirror=http://deb.debian.org/debian
 case "$series" in
 6.1) suite=bookworm dists="bookworm bookworm-updates" ;;
@@ -27,24 +29,17 @@ case "$series" in
 7.3) suite=trixie dists="trixie trixie-backports" ;;
 *) die "unknown kernel series '$series' (6.1, 6.12 or 7.3)" ;;
 esac
-
-# The private apt configuration of this series.
-apt_dir="$KVARLINK_CACHE/apt/$series"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
-: >"$apt_dir/sources.list"
+sources=()
 for d in $dists; do
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $d main" \
-		>>"$apt_dir/sources.list"
+	sources+=("deb $mirror $d main")
 done
-[ "$suite" = bookworm ] &&
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main" \
-		>>"$apt_dir/sources.list"
-apt_opts=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache::Archives="$apt_dir/archives"
-	-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
-	-o Dir::State::status=/dev/null -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-apt-get "${apt_opts[@]}" -q update >"$apt_dir/update.log" 2>&1 ||
-	die "apt-get update for $suite failed, see $apt_dir/update.log"
+[ "$suite" = bookworm ] && sources+=("deb http://deb.debian.org/debian-security bookworm-security main")
+include="make,gcc,libc6-dev,libelf-dev,dwarves,sparse,kmod,dkms"
+
+apt_dir="$KVARLINK_CACHE/apt/$series"
+private_apt "$apt_dir" "${sources[@]}"
+apt-get "${apt_opts[@]}" -q --error-on=any update >"$apt_dir/update.log" 2>&1 ||
+	die "apt-get update for $dists failed, see $apt_dir/update.log"
 
 # The newest generic amd64 headers of the series name the release.
 pattern="^linux-headers-${series//./\\.}[.-][0-9][^ ]*-amd64$"
@@ -52,7 +47,7 @@ rel=$(apt-cache "${apt_opts[@]}" pkgnames linux-headers- | grep -E "$pattern" |
 	grep -v -e '-rt-amd64$' -e '-cloud-amd64$' | sed 's/^linux-headers-//' | sort -V | tail -n 1)
 [ -n "$rel" ] || die "no linux-headers-$series.*-amd64 in $dists"
 
-key=$(sha256sum <"$0" | cut -c1-8)
+key=$(echo "$recipe $suite $include" | sha256sum | cut -c1-8)
 dir="$KVARLINK_CACHE/kernel-$rel-$key"
 if [ -e "$dir/.kvarlink-ready" ]; then
 	echo "$dir"
@@ -67,13 +62,8 @@ echo "$rel" >"$dir/release"
 
 # The build root: the release's own compiler and its headers, as DKMS
 # would build the modules on a machine running that kernel.
-mirrors=()
-while read -r line; do
-	mirrors+=("${line/\[signed-by=*\] /}")
-done <"$apt_dir/sources.list"
-mmdebstrap --variant=apt --quiet \
-	--include="make,gcc,libc6-dev,libelf-dev,dwarves,sparse,kmod,dkms,linux-headers-$rel" \
-	"$suite" "$dir/root" "${mirrors[@]}" >"$dir/mmdebstrap.log" 2>&1 ||
+mmdebstrap --variant=apt --quiet --include="$include,linux-headers-$rel" \
+	"$suite" "$dir/root" "${sources[@]}" >"$dir/mmdebstrap.log" 2>&1 ||
 	die "mmdebstrap of $suite with linux-headers-$rel failed, see $dir/mmdebstrap.log"
 
 # The image and the modules the tests load, where the host has none.

@@ -94,6 +94,31 @@ vm_qemu() {
 		-kernel "$1" -initrd "$2" -append "$cmdline")
 }
 
+# A private apt configuration in DIR for the sources lines given: sets
+# the array apt_opts, for apt-get and apt-cache.  Its sources, lists and
+# cache are DIR's; the system's apt configuration is never read or
+# changed.  The downloads go into DIR/archives.  One script at a time
+# uses DIR: apt is told not to lock it, so this takes DIR/lock on fd 9
+# until the calling script ends.
+# Usage: private_apt DIR "deb URL SUITE main"...
+private_apt() {
+	local dir=$1 line
+	shift
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	exec 9>"$dir/lock"
+	flock 9
+	for line in "$@"; do
+		echo "${line/deb /deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] }"
+	done >"$dir/sources.list"
+	apt_opts=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache::Archives="$dir/archives"
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1)
+	# apt's _apt user cannot write into root's private cache
+	[ "$(id -u)" -ne 0 ] || apt_opts+=(-o APT::Sandbox::User=root)
+}
+
 # The debug kernel's build tree, named after what it is built from: the
 # config fragment, the source package version, and the recipe version,
 # bumped whenever debug-kernel.sh changes how the kernel is built.
