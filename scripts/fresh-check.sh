@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check as on a fresh Debian 12 machine: a minimal root (mmdebstrap's
-# minbase, plus git to clone with), a clone of this repository's HEAD in
-# it, and the README's commands run there as root, with nothing from this
-# machine but its kernel.  Everything the run needs must come from
+# minbase, plus git and make, which the README's commands start with), a
+# clone of this repository's HEAD in it, and make check run there as
+# root, with nothing from this machine but its kernel.  Everything the run needs must come from
 # scripts/deps.sh.  Cold: expect the better part of an hour.
 # Usage: fresh-check.sh [DIR]   (default /var/tmp/kvarlink-fresh; made anew)
 # Environment: passed on to make check inside (KERNELS, FUZZ_SECONDS).
@@ -15,7 +15,7 @@ root=${1:-/var/tmp/kvarlink-fresh}
 
 log "making a minimal Debian 12 root in $root"
 rm -rf "$root"
-mmdebstrap --variant=minbase --include=git,ca-certificates --quiet bookworm "$root" \
+mmdebstrap --variant=minbase --include=git,make,ca-certificates --quiet bookworm "$root" \
 	"deb http://deb.debian.org/debian bookworm main" \
 	"deb http://deb.debian.org/debian bookworm-updates main" \
 	"deb http://deb.debian.org/debian-security bookworm-security main"
