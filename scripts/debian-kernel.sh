@@ -33,7 +33,9 @@ sources=()
 for d in $dists; do
 	sources+=("deb $mirror $d main")
 done
-[ "$suite" = bookworm ] && sources+=("deb http://deb.debian.org/debian-security bookworm-security main")
+# Debian 12's security archive carries 6.12 too, often newer than backports
+[ "$suite" = bookworm ] && dists="$dists bookworm-security" &&
+	sources+=("deb http://deb.debian.org/debian-security bookworm-security main")
 include="make,gcc,libc6-dev,libelf-dev,dwarves,sparse,kmod,dkms"
 
 apt_dir="$KVARLINK_CACHE/apt/$series"
