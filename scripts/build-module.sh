@@ -21,15 +21,11 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
 args=(-s -C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
 	${KBUILD_EXTRA:-} modules)
-if [ -n "$root" ]; then
-	# objtool reads /proc: a private mount namespace gives the root one
-	cmd=(unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$root" make "${args[@]}")
-else
-	cmd=(make "${args[@]}")
-fi
+run=()
+[ -n "$root" ] && run=(in_root "$root")
 # a failed build must not leave the modules of an earlier one to be tested
 rm -f "$src"/module/*.ko
-if ! "${cmd[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; }; then
+if ! "${run[@]}" make "${args[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; }; then
 	die "the module build against $kdir${root:+ in $root} failed"
 fi
 if [ -n "$root" ]; then

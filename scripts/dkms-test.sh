@@ -9,26 +9,10 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-# Run a command in ROOT, with /proc (objtool reads it).
-in_root() {
-	unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$@"
-}
-
 want="varlink.ko varlink_example.ko varlink_network.ko varlink_process.ko varlink_system.ko"
 for series in "$@"; do
 	if ! dir=$("$KVARLINK_TOP/scripts/debian-kernel.sh" "$series"); then
-		result 1 "dkms $series: the kernel and its root are fetched"
+		tap_result 1 "dkms $series: the kernel and its root are fetched"
 		continue
 	fi
 	root=$dir/root rel=$(cat "$dir/release")
@@ -40,18 +24,17 @@ for series in "$@"; do
 	in_root "$root" dkms build -m kvarlink -v 0.1 -k "$rel" >"$log" 2>&1
 	status=$?
 	[ $status -eq 0 ] || sed 's/^/# /' "$log" | tail -n 20
-	result $status "dkms $series: dkms $ver builds kvarlink for $rel"
+	tap_result $status "dkms $series: dkms $ver builds kvarlink for $rel"
 	got=$(cd "$root/var/lib/dkms/kvarlink/0.1/$rel/x86_64/module" 2>/dev/null &&
 		ls | sed -n 's/\.ko\(\.xz\|\.zst\|\.gz\)\?$/.ko/p' | sort | xargs)
 	[ "$got" = "$want" ]
-	result $? "dkms $series: built exactly $want (got: ${got:-nothing})"
+	tap_result $? "dkms $series: built exactly $want (got: ${got:-nothing})"
 	# a kernel we do not support: skipped, with the module not built
 	in_root "$root" dkms build -m kvarlink -v 0.1 -k 7.9.0-1-amd64 >"$log.skip" 2>&1
 	status=$?
 	grep -q 'BUILD_EXCLUSIVE' "$log.skip" && [ ! -d "$root/var/lib/dkms/kvarlink/0.1/7.9.0-1-amd64/x86_64/module" ]
-	result $? "dkms $series: kernel 7.9 is skipped as unsupported (dkms exit $status)"
+	tap_result $? "dkms $series: kernel 7.9 is skipped as unsupported (dkms exit $status)"
 	in_root "$root" dkms remove -m kvarlink -v 0.1 --all >/dev/null 2>&1
 	rm -rf "$root/usr/src/kvarlink-0.1"
 done
-echo "# dkms: $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_summary dkms

@@ -10,6 +10,24 @@ STOCK_FLAVOUR=amd64
 # without it was cut off.
 GUEST_END_MARK="kvarlink: guest done"
 
+# TAP lines of the test scripts: tap_result STATUS NAME prints "ok N -
+# NAME" when STATUS is 0, else "not ok N - NAME"; tap_summary WHAT prints
+# the count and fails if any test did.
+tap_n=0 tap_failed=0
+tap_result() {
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+tap_summary() {
+	echo "# $1: $((tap_n - tap_failed)) passed, $tap_failed failed"
+	[ $tap_failed -eq 0 ]
+}
+
 log() { printf '%s\n' "kvarlink: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -79,6 +97,13 @@ vm_kernel() {
 		;;
 	*) die "unknown kernel '$1'" ;;
 	esac
+}
+
+# Run a command in a root made by debian-kernel.sh, with /proc (objtool
+# reads it) mounted in a mount namespace of its own, gone with it.
+# Usage: in_root ROOT COMMAND...
+in_root() {
+	unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$@"
 }
 
 # The test VM's qemu command, without its serial ports, in the array qemu.

@@ -7,16 +7,6 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$(ksrc_ensure) || exit 1
-n=0 failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 cd "$KVARLINK_TOP" || exit 1
 # Kernel code passes every check.  Userspace test code may use the
@@ -34,7 +24,7 @@ for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
 	report=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
 		--show-types $ignore -f "$f" 2>&1)
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
-	result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch $f"
+	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch $f"
 done
 
 # W=1 on every kernel, and sparse where Debian's sparse can read the
@@ -47,8 +37,7 @@ for kernel in stock 6.12 7.3; do
 		"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$KVARLINK_OUT/lint-$kernel" $kroot 2>&1 |
 		grep -E 'warning|error|sparse')
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
-	result "$([ -z "$report" ] && echo 0 || echo 1)" "$what ($rel)"
+	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "$what ($rel)"
 done
 
-echo "# lint: $((n - failed)) passed, $failed failed"
-[ $failed -eq 0 ]
+tap_summary lint
