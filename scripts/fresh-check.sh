@@ -23,9 +23,11 @@ git clone -q "$KVARLINK_TOP" "$root/root/kvarlink"
 git -C "$root/root/kvarlink" log -1 --format='kvarlink: testing %h %s' >&2
 
 # /proc, /sys and /dev for qemu, mmdebstrap and objtool, in a mount
-# namespace of its own so that nothing stays mounted
+# namespace of its own so that nothing stays mounted; the root is bound
+# onto itself, as the scripts' own unshare -m needs / to be a mount point
 # shellcheck disable=SC2016
 unshare -m sh -c '
+	mount --bind "$0" "$0" &&
 	mount -t proc proc "$0/proc" && mount -t sysfs sys "$0/sys" &&
 	mount --rbind /dev "$0/dev" &&
 	exec chroot "$0" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
