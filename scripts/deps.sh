@@ -34,7 +34,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 log "installing ${want[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null; then
+# a fresh machine's package lists may be missing or old: update and retry
+if ! apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null 2>&1; then
 	apt-get update -q >/dev/null
 	apt-get install -y -q --no-install-recommends "${want[@]}" >/dev/null
 fi
