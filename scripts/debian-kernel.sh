@@ -65,6 +65,7 @@ echo "$rel" >"$dir/release"
 # The build root: the release's own compiler and its headers, as DKMS
 # would build the modules on a machine running that kernel.
 mmdebstrap --variant=apt --quiet --include="$include,linux-headers-$rel" \
+	--aptopt='Acquire::Check-Valid-Until "false"' \
 	"$suite" "$dir/root" "${sources[@]}" >"$dir/mmdebstrap.log" 2>&1 ||
 	die "mmdebstrap of $suite with linux-headers-$rel failed, see $dir/mmdebstrap.log"
 

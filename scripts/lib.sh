@@ -122,7 +122,9 @@ vm_qemu() {
 # A private apt configuration in DIR for the sources lines given: sets
 # the array apt_opts, for apt-get and apt-cache.  Its sources, lists and
 # cache are DIR's; the system's apt configuration is never read or
-# changed.  The downloads go into DIR/archives.  One script at a time
+# changed.  The downloads go into DIR/archives.  A release's Valid-Until
+# is not enforced (signatures are): the archive a test machine reaches may
+# be a mirror frozen at some date, and sid's Release is valid for a week.  One script at a time
 # uses DIR: apt is told not to lock it, so this takes DIR/lock on fd 9
 # until the calling script ends.
 # Usage: private_apt DIR "deb URL SUITE main"...
@@ -139,7 +141,8 @@ private_apt() {
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
 		-o Dir::State::Lists="$dir/lists" -o Dir::Cache::Archives="$dir/archives"
 		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
-		-o Dir::State::status=/dev/null -o Debug::NoLocking=1)
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1
+		-o Acquire::Check-Valid-Until=false)
 	# apt's _apt user cannot write into root's private cache
 	[ "$(id -u)" -ne 0 ] || apt_opts+=(-o APT::Sandbox::User=root)
 }
