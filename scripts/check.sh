@@ -84,6 +84,13 @@ if [ -e "$KVARLINK_TOP/selftests/fuzz/Makefile" ] && [ "$FUZZ_SECONDS" -gt 0 ]; 
 	tally $status "fuzz: no crash in $FUZZ_SECONDS s per target"
 fi
 
+# The README's first command, as CI runs it: no terminal, the demo only.
+section "make run, without a terminal"
+"$KVARLINK_TOP/scripts/run.sh" </dev/null >"$KVARLINK_OUT/run.log" 2>&1
+tally $? "run: make run shows the demo and exits 0"
+tr -d '\r' <"$KVARLINK_OUT/run.log" | grep -q ' @org\.kernel\.varlink$'
+tally $? "run: the demo shows the listening socket"
+
 splats='BUG:|WARNING:|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|rcu.*stall|Call Trace:'
 kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
 

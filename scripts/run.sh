@@ -11,5 +11,6 @@ if [ -t 0 ] && [ -t 1 ]; then
 	"$KVARLINK_TOP/scripts/vm.sh" stock shell "$out"
 else
 	"$KVARLINK_TOP/scripts/vm.sh" stock demo "$out"
-	grep -qx 'verdict: pass' "$out/result.txt"
+	# the serial line ends in CR LF
+	tr -d '\r' <"$out/result.txt" | grep -qx 'verdict: pass'
 fi
