@@ -47,6 +47,7 @@ struct vl_stats {
 };
 
 extern struct vl_stats vl_stats;
+void vl_stats_put(struct varlink_call *call);
 
 /* cache.c: per-CPU caches of per-message memory */
 #define VL_CACHE_SLOTS	2	/* objects kept per CPU */

@@ -58,13 +58,17 @@ struct vl_stat_attr {
 
 static struct kobject *stats_kobj;
 
+static s64 stat_read(const struct vl_stat_attr *a)
+{
+	return atomic64_read((void *)&vl_stats + a->offset);
+}
+
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
 	struct vl_stat_attr *a = container_of(attr, struct vl_stat_attr, attr);
 
-	return sysfs_emit(buf, "%lld\n",
-			  atomic64_read((void *)&vl_stats + a->offset));
+	return sysfs_emit(buf, "%lld\n", stat_read(a));
 }
 
 #define VL_STAT(_name) {						\
@@ -86,6 +90,22 @@ static struct vl_stat_attr stat_attrs[] = {
 };
 
 static struct attribute *stats_attrs[ARRAY_SIZE(stat_attrs) + 1];
+
+/**
+ * vl_stats_put() - put every counter into a reply, as sysfs shows them
+ * @call: the call whose reply is being written
+ *
+ * The names and values of /sys/module/varlink/statistics/, in one table
+ * for both.  Each counter is read on its own, not all at one instant.
+ */
+void vl_stats_put(struct varlink_call *call)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
+		varlink_put_s64(call, stat_attrs[i].attr.attr.name,
+				stat_read(&stat_attrs[i]));
+}
 
 static const struct attribute_group stats_group = {
 	.attrs = stats_attrs,

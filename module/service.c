@@ -177,22 +177,9 @@ static const char kernel_idl[] =
  * in sysfs already (0444).  Both only read atomics and plain values, so
  * they may run in the caller's task (VARLINK_FAST).
  */
-#define PUT_STAT(call, name) \
-	varlink_put_s64(call, #name, atomic64_read(&vl_stats.name))
-
 static int get_statistics(struct varlink_call *call, const void *params)
 {
-	/* as in sysfs: the same names, the same signed values */
-	PUT_STAT(call, connections);
-	PUT_STAT(call, connections_total);
-	PUT_STAT(call, refused);
-	PUT_STAT(call, calls);
-	PUT_STAT(call, calls_inline);
-	PUT_STAT(call, errors);
-	PUT_STAT(call, protocol_errors);
-	PUT_STAT(call, bytes_in);
-	PUT_STAT(call, bytes_out);
-	PUT_STAT(call, allocations);
+	vl_stats_put(call);
 	return varlink_reply(call);
 }
 
