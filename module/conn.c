@@ -45,6 +45,7 @@
 #include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
+#include <linux/user_namespace.h>
 #include <linux/wait_bit.h>
 #include <net/sock.h>
 
@@ -118,6 +119,7 @@ struct pid *vl_conn_pid(const struct vl_conn *conn)
 	return conn->pid;
 }
 
+/* The user the connection is accounted to, see account_uid() */
 kuid_t vl_conn_uid(const struct vl_conn *conn)
 {
 	return conn->uid;
@@ -630,6 +632,24 @@ static void free_work(struct work_struct *work)
 	kfree(conn);
 }
 
+/*
+ * The user charged for what @cred's task makes the server hold: its euid
+ * in the initial user namespace; inside a user namespace, the user who
+ * created the outermost one below the initial namespace.  The uids that
+ * an unprivileged user maps into namespaces of its own are all that
+ * user's.
+ */
+static kuid_t account_uid(const struct cred *cred)
+{
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return cred->euid;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
 /* Connections of @uid; under conns_lock. */
 static unsigned int count_uid(kuid_t uid)
 {
@@ -676,7 +696,7 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	err = -EPROTO;
 	if (!conn->cred)
 		goto err_conn;
-	conn->uid = conn->cred->euid;
+	conn->uid = account_uid(conn->cred);
 
 	err = -EMFILE;
 	spin_lock(&conns_lock);

@@ -582,6 +582,25 @@ kuid_t varlink_call_uid(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_uid);
 
 /**
+ * varlink_call_user() - the user a call's resources are accounted to
+ * @call: the call
+ *
+ * The connection's opener's effective uid in the initial user namespace;
+ * for an opener inside a user namespace, the user who created the
+ * outermost namespace below the initial one.  Every uid an unprivileged
+ * user maps into namespaces of its own thus counts as that user: a
+ * provider that shares a capped resource among users gives each
+ * varlink_call_user() its share.
+ *
+ * Return: the accounting uid, a kuid in the initial user namespace.
+ */
+kuid_t varlink_call_user(const struct varlink_call *call)
+{
+	return vl_conn_uid(call->conn);
+}
+EXPORT_SYMBOL_GPL(varlink_call_user);
+
+/**
  * varlink_call_pid() - the caller's process id
  * @call: the call
  *
