@@ -16,7 +16,15 @@
 #include <asm/unaligned.h>
 #endif
 
-/* 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x wants said. */
+/* The rest is for the kernel only, not the userspace build of json.c. */
+#ifdef __KERNEL__
+
+/*
+ * 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x
+ * wants said (6.12.y has it too, as an enum: included first, so that the
+ * define below cannot clash with it).
+ */
+#include <linux/workqueue.h>
 #if KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
 #define WQ_PERCPU 0
 #endif
@@ -26,4 +34,38 @@
 #define sockaddr_unsized sockaddr
 #endif
 
+/*
+ * 7.x moved a task's dumpability, and the user namespace that rules
+ * it, from its mm to task->exec_state.  Whether @task is dumpable by
+ * its owner; *@ns gets the namespace CAP_SYS_PTRACE overrides it in.
+ * Called with task_lock(@task) and rcu_read_lock() held.  A feature
+ * test: the release that made the change is not pinned down here.
+ */
+#if __has_include("linux/sched/exec_state.h")
+#include <linux/sched/exec_state.h>
+
+static inline bool vl_task_dumpable(struct task_struct *task,
+				    struct user_namespace **ns)
+{
+	struct task_exec_state *es = rcu_dereference(task->exec_state);
+
+	*ns = es->user_ns;
+	return es->dumpable == TASK_DUMPABLE_OWNER;
+}
+#else
+#include <linux/mm_types.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+
+static inline bool vl_task_dumpable(struct task_struct *task,
+				    struct user_namespace **ns)
+{
+	struct mm_struct *mm = task->mm;
+
+	*ns = mm ? mm->user_ns : NULL;
+	return !mm || get_dumpable(mm) == SUID_DUMP_USER;
+}
+#endif
+
+#endif /* __KERNEL__ */
 #endif /* _VARLINK_COMPAT_H */

@@ -40,6 +40,7 @@
  * teardown, and every call holds one until its final reply.  The last
  * reference frees it from free_work, after io_work has finished.
  */
+#include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/net.h>
 #include <linux/pid.h>
@@ -84,6 +85,8 @@ struct vl_conn {
 	u32 rx_len;			/* bytes read into @rx */
 	u32 rx_cap;
 	u32 rx_scanned;			/* no NUL in @rx before this */
+	struct vl_sender sender;	/* who wrote what was read last */
+	bool rx_mixed;			/* the next message has bytes of another too */
 
 	/* output and the call in flight, under @lock */
 	struct mutex lock;
@@ -112,6 +115,25 @@ void vl_conn_put(struct vl_conn *conn)
 const struct cred *vl_conn_cred(const struct vl_conn *conn)
 {
 	return conn->cred;
+}
+
+/**
+ * vl_conn_sender() - who wrote the message being dispatched
+ * @conn: the connection
+ * @in_caller: running in the task that sent it
+ * @pid: set to a reference to the writer's thread group, or NULL
+ *
+ * A message with the bytes of more than one writer has no sender.
+ *
+ * Context: under @conn's io_lock, between rx_next() and rx_consume().
+ * Return: a reference to the writer's credentials, or NULL.
+ */
+const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
+				  struct pid **pid)
+{
+	lockdep_assert_held(&conn->io_lock);
+	*pid = conn->rx_mixed ? NULL : get_pid(conn->sender.pid);
+	return *pid ? vl_sender_cred(&conn->sender, in_caller) : NULL;
 }
 
 struct pid *vl_conn_pid(const struct vl_conn *conn)
@@ -428,8 +450,8 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 	for (;;) {
 		char *nul = memchr(conn->rx + conn->rx_scanned, '\0',
 				   conn->rx_len - conn->rx_scanned);
-		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
 		struct kvec iov;
+		bool changed;
 		int n;
 
 		if (nul) {
@@ -451,8 +473,10 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 			return -ENOMEM;
 		iov.iov_base = conn->rx + conn->rx_len;
 		iov.iov_len = conn->rx_cap - conn->rx_len;
-		n = kernel_recvmsg(conn->sock, &msg, &iov, 1, iov.iov_len,
-				   MSG_DONTWAIT);
+		n = vl_sender_recv(conn->sock, &iov, &conn->sender, &changed);
+		/* the start of this message came from somebody else */
+		if (n > 0 && changed && conn->rx_len)
+			conn->rx_mixed = true;
 		if (n == -EAGAIN && !conn->rx_len)
 			rx_release(conn);	/* idle: hold no buffer */
 		if (n == -EAGAIN)
@@ -469,6 +493,8 @@ static void rx_consume(struct vl_conn *conn, u32 len)
 {
 	conn->rx_off += len;
 	conn->rx_scanned = conn->rx_off;
+	/* what follows in @rx is all of the last read's writer */
+	conn->rx_mixed = false;
 	if (conn->rx_off == conn->rx_len) {
 		conn->rx_off = 0;
 		conn->rx_len = 0;
@@ -625,6 +651,7 @@ static void free_work(struct work_struct *work)
 	sock_release(conn->sock);
 	put_cred(conn->cred);
 	put_pid(conn->pid);
+	put_pid(conn->sender.pid);
 	rx_release(conn);
 	buf_free(conn->tx, conn->tx_cap);
 	mutex_destroy(&conn->lock);
@@ -661,14 +688,61 @@ static unsigned int count_uid(kuid_t uid)
 	return n;
 }
 
+/* Whether @cred holds CAP_SYS_ADMIN in the initial user namespace. */
+static bool cred_admin(const struct cred *cred)
+{
+	const struct cred *old = override_creds(cred);
+	bool ok = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+
+	revert_creds(old);
+	return ok;
+}
+
+/*
+ * Refuse a connection so that its client can tell: the error is its
+ * first message, the reply to whatever it sends, then the end.
+ */
+static void conn_refuse(struct socket *sock, unsigned int max)
+{
+	char msg[96];
+	struct kvec iov = { .iov_base = msg };
+	struct msghdr hdr = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+
+	iov.iov_len = scnprintf(msg, sizeof(msg),
+				"{\"error\":\"org.kernel.varlink.TooManyConnections\",\"parameters\":{\"max\":%u}}",
+				max) + 1;
+	kernel_sendmsg(sock, &hdr, &iov, 1, iov.iov_len);
+	atomic64_inc(&vl_stats.refused);
+}
+
+/*
+ * Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
+ * with CAP_SYS_ADMIN have no per-user limit and the last sixteenth of
+ * max_connections to themselves, so that no user locks root out.
+ */
+static unsigned int conn_over(const struct vl_conn *conn, bool admin)
+{
+	unsigned int max = vl_config.max_connections;
+	unsigned int n = atomic64_read(&vl_stats.connections);
+
+	if (!admin)
+		max -= max / VL_CONN_RESERVE_DIV;
+	if (n >= max)
+		return max;
+	if (!admin && count_uid(conn->uid) >= vl_config.max_connections_per_uid)
+		return vl_config.max_connections_per_uid;
+	return 0;
+}
+
 /**
  * vl_conn_create() - serve an accepted socket
  * @sock: the socket, owned by the connection from now on, even on error
  * @wq: the workqueue to serve it on
  *
  * The peer's credentials are those of the task that connected.  Over
- * max_connections, or max_connections_per_uid for its effective uid, the
- * socket is closed at once, without a message.
+ * max_connections, or max_connections_per_uid for its user (see
+ * account_uid()), the client gets TooManyConnections and the socket is
+ * closed.
  *
  * Return: the connection, or an ERR_PTR.
  */
@@ -676,7 +750,9 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
 	struct sock *sk = sock->sk;
 	struct vl_conn *conn;
+	unsigned int over;
 	int err = -ENOMEM;
+	bool admin;
 
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
 	if (!conn)
@@ -697,15 +773,16 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	if (!conn->cred)
 		goto err_conn;
 	conn->uid = account_uid(conn->cred);
+	admin = cred_admin(conn->cred);
 
 	err = -EMFILE;
 	spin_lock(&conns_lock);
-	if (atomic64_read(&vl_stats.connections) >= vl_config.max_connections ||
-	    count_uid(conn->uid) >= vl_config.max_connections_per_uid) {
+	over = conn_over(conn, admin);
+	if (over) {
 		spin_unlock(&conns_lock);
-		atomic64_inc(&vl_stats.refused);
 		pr_debug_ratelimited("refusing a connection of uid %u\n",
 				     from_kuid(&init_user_ns, conn->uid));
+		conn_refuse(sock, over);
 		goto err_conn;
 	}
 	list_add_tail(&conn->node, &conns);

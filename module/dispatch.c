@@ -19,6 +19,7 @@
 #include <linux/cred.h>
 #include <linux/module.h>
 #include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -174,7 +175,7 @@ void vl_call_reset_reply(struct varlink_call *call)
 	vl_jsonw_obj_open(w);
 }
 
-static struct varlink_call *call_alloc(struct vl_conn *conn)
+static struct varlink_call *call_alloc(struct vl_conn *conn, bool in_caller)
 {
 	struct varlink_call *call = vl_cache_alloc(&call_cache, GFP_KERNEL);
 
@@ -186,6 +187,7 @@ static struct varlink_call *call_alloc(struct vl_conn *conn)
 	INIT_LIST_HEAD(&call->iface_node);
 	vl_conn_get(conn);
 	call->conn = conn;
+	call->sender = vl_conn_sender(conn, in_caller, &call->sender_pid);
 	vl_call_reset_reply(call);
 	return call;
 }
@@ -203,6 +205,8 @@ void vl_call_put(struct varlink_call *call)
 	if (call->iface)
 		vl_iface_put(call->iface);
 	vl_conn_put(call->conn);
+	put_cred(call->sender);
+	put_pid(call->sender_pid);
 	mutex_destroy(&call->lock);
 	vl_cache_free(&call_cache, call);
 }
@@ -464,7 +468,7 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 	struct vl_json js;
 	int err;
 
-	call = call_alloc(conn);
+	call = call_alloc(conn, in_caller);
 	if (!call) {
 		vl_conn_close(conn);
 		return 0;
@@ -555,11 +559,13 @@ const char *varlink_call_method(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_method);
 
 /**
- * varlink_call_cred() - the caller's credentials
+ * varlink_call_cred() - the credentials of the connection's opener
  * @call: the call
  *
  * These are the credentials of the task that connected, taken when the
- * connection was accepted (SO_PEERCRED), not those of the current task.
+ * connection was accepted (SO_PEERCRED), not those of the current task,
+ * nor necessarily of the task that sent the call: the connection may have
+ * been inherited or passed since.  See varlink_call_sender_cred().
  *
  * Return: the credentials, valid until the call's final reply.
  */
@@ -570,7 +576,26 @@ const struct cred *varlink_call_cred(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_cred);
 
 /**
- * varlink_call_uid() - the caller's effective user id
+ * varlink_call_sender_cred() - the credentials of the task that sent
+ *	the call
+ * @call: the call
+ *
+ * The process that wrote the call, as AF_UNIX recorded it, with its
+ * credentials when the call was read.  Unknown when the call's bytes
+ * came from more than one process, or when the writer had exited or
+ * changed its user ids (executed a set-user-ID program) by then.
+ *
+ * Return: the credentials, valid until the call's final reply, or NULL
+ * if unknown.
+ */
+const struct cred *varlink_call_sender_cred(const struct varlink_call *call)
+{
+	return call->sender;
+}
+EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
+
+/**
+ * varlink_call_uid() - the effective user id of the connection's opener
  * @call: the call
  *
  * Return: the euid of the connecting task.
@@ -601,7 +626,7 @@ kuid_t varlink_call_user(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_user);
 
 /**
- * varlink_call_pid() - the caller's process id
+ * varlink_call_pid() - the process id of the connection's opener
  * @call: the call
  *
  * Return: the thread group id of the connecting task in the initial pid
@@ -614,23 +639,51 @@ pid_t varlink_call_pid(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_pid);
 
 /**
- * varlink_call_capable() - whether the caller holds a capability
+ * varlink_call_is_caller() - whether a task is of the calling process
  * @call: the call
- * @cap: the capability, e.g. CAP_SYS_ADMIN
+ * @task: a task, with a reference
  *
- * Checks the caller's credentials, not the current task's, in the initial
- * user namespace, with the LSMs' say.
- *
- * Context: process context.
- * Return: true if the caller holds @cap.
+ * Return: true if @task's process both opened the connection and sent
+ * the call: what the kernel lets a process do to itself, a provider may
+ * let it do to @task.
  */
-bool varlink_call_capable(const struct varlink_call *call, int cap)
+bool varlink_call_is_caller(const struct varlink_call *call,
+			    struct task_struct *task)
 {
-	const struct cred *old = override_creds(vl_conn_cred(call->conn));
+	struct pid *tgid = task_tgid(task);
+
+	return tgid == vl_conn_pid(call->conn) && tgid == call->sender_pid;
+}
+EXPORT_SYMBOL_GPL(varlink_call_is_caller);
+
+static bool cred_capable(const struct cred *cred, int cap)
+{
+	const struct cred *old = override_creds(cred);
 	bool ok = ns_capable_noaudit(&init_user_ns, cap);
 
 	revert_creds(old);
 	return ok;
+}
+
+/**
+ * varlink_call_capable() - whether the caller holds a capability
+ * @call: the call
+ * @cap: the capability, e.g. CAP_SYS_ADMIN
+ *
+ * Both the task that opened the connection and the task that sent the
+ * call must hold @cap in the initial user namespace, with the LSMs' say:
+ * a privileged connection passed to, or inherited by, an unprivileged
+ * task lends it nothing, and a privileged task writing on a connection
+ * an unprivileged task opened (its stdout, say) lends nothing either.
+ * The current task's credentials play no part.
+ *
+ * Context: process context.
+ * Return: true if both hold @cap.
+ */
+bool varlink_call_capable(const struct varlink_call *call, int cap)
+{
+	return call->sender && cred_capable(vl_conn_cred(call->conn), cap) &&
+	       cred_capable(call->sender, cap);
 }
 EXPORT_SYMBOL_GPL(varlink_call_capable);
 

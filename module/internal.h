@@ -66,13 +66,25 @@ void vl_cache_destroy(struct vl_cache *c);
 void *vl_cache_alloc(struct vl_cache *c, gfp_t gfp);
 void vl_cache_free(struct vl_cache *c, void *obj);
 
+/* sender.c: who wrote a message */
+struct socket;
+struct vl_sender {
+	struct pid *pid;	/* the writer's thread group, or NULL */
+	kuid_t uid;		/* its real uid when it wrote */
+};
+
+struct kvec;
+int vl_sender_listen(struct socket *listener);
+int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
+		   bool *changed);
+const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
+
 /* server.c */
 int vl_server_start(const char *name);
 void vl_server_stop(void);
 const char *vl_server_name(void);
 
 /* conn.c: one client connection */
-struct socket;
 struct vl_conn;
 
 int vl_conn_init(void);
@@ -88,6 +100,8 @@ void vl_conn_close(struct vl_conn *conn);
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call);
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
 const struct cred *vl_conn_cred(const struct vl_conn *conn);
+const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
+				  struct pid **pid);
 struct pid *vl_conn_pid(const struct vl_conn *conn);
 
 /* registry.c: the registered interfaces */
@@ -132,6 +146,9 @@ enum {
  *	reply
  * @ref: the provider's reference until the final reply, plus temporary ones
  * @conn: the connection (a reference)
+ * @sender: the credentials of the task that wrote the call (a reference),
+ *	or NULL if unknown, see vl_sender_cred()
+ * @sender_pid: the thread group that wrote the call (a reference), or NULL
  * @iface: the interface (a reference), once the message is routed
  * @method: the provider's method, once routed
  * @member: the method in the interface's IDL, once routed
@@ -152,6 +169,8 @@ enum {
 struct varlink_call {
 	refcount_t ref;
 	struct vl_conn *conn;
+	const struct cred *sender;
+	struct pid *sender_pid;
 	struct vl_iface *iface;
 	const struct varlink_method *method;
 	const struct vl_idl_member *member;

@@ -25,6 +25,8 @@ enum vl_limits {
 	VL_CONN_DEFAULT			= 4096,
 	VL_CONN_PER_UID_DEFAULT		= 128,
 	VL_CONN_MAX			= 65536,
+	/* 1/this of max_connections is kept for openers with CAP_SYS_ADMIN */
+	VL_CONN_RESERVE_DIV		= 16,
 
 	/* JSON: nesting of arrays and objects; module parameter max_depth */
 	VL_JSON_DEPTH_DEFAULT		= 32,

@@ -111,6 +111,12 @@ int vl_server_start(const char *name)
 	if (err)
 		goto err_wq;
 
+	err = vl_sender_listen(srv->listener);
+	if (err) {
+		pr_err("cannot have writers' credentials passed: %d\n", err);
+		goto err_sock;
+	}
+
 	err = listener_bind(srv->listener, name);
 	if (err) {
 		if (err == -EADDRINUSE)

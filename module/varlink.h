@@ -12,6 +12,13 @@
  * decodes the parameters into the method's C struct, and pins the owner
  * module while the callback runs.
  *
+ * Who calls: a connection has an opener, the task that connected
+ * (varlink_call_cred()), and each call a sender, the process that wrote
+ * it (varlink_call_sender_cred()); they differ when the descriptor was
+ * inherited or passed.  A privilege is granted only if both hold it
+ * (varlink_call_capable()), as netlink does; resources are shared per
+ * varlink_call_user().
+ *
  * Callbacks run in process context (a kworker, not the caller's task) and
  * may sleep.  Each call ends with exactly one final reply, sent with
  * varlink_reply() or varlink_error(); see &struct varlink_method.
@@ -24,6 +31,7 @@
 #include <linux/uidgid.h>
 
 struct module;
+struct task_struct;
 struct varlink_call;
 
 /**
@@ -95,9 +103,10 @@ struct varlink_param {
  * @params_size: size of the struct @params decode into, at most 1024
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE, VARLINK_FAST
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
- *	the caller must hold in the initial user namespace, checked against
- *	its credentials; otherwise the call gets
- *	org.varlink.service.PermissionDenied and the callback never runs
+ *	that both the connection's opener and the call's sender must hold
+ *	in the initial user namespace (varlink_call_capable()); otherwise
+ *	the call gets org.varlink.service.PermissionDenied and the callback
+ *	never runs
  *
  * A VARLINK_FAST method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
@@ -151,10 +160,13 @@ bool varlink_call_more(const struct varlink_call *call);
 bool varlink_call_oneway(const struct varlink_call *call);
 const char *varlink_call_method(const struct varlink_call *call);
 const struct cred *varlink_call_cred(const struct varlink_call *call);
+const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
 kuid_t varlink_call_uid(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
 pid_t varlink_call_pid(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
+bool varlink_call_is_caller(const struct varlink_call *call,
+			    struct task_struct *task);
 void varlink_call_set_cancel(struct varlink_call *call,
 			     void (*cancel)(struct varlink_call *call,
 					    void *data),

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -228,9 +229,26 @@ TEST_F(json_limits, message)
 	EXPECT_STREQ(p, vt_params(msg));
 }
 
+#define TOO_MANY	"org.kernel.varlink.TooManyConnections"
+
+/* A connection over a limit: TooManyConnections, then the end. */
+static int refused(struct vt_conn *c, int max)
+{
+	const char *msg = "";
+
+	vt_send(c, VT_PING);
+	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_is_error(msg, TOO_MANY) ||
+	    !vt_json_is(msg, "parameters.max", vt_fmt("%d", max)) ||
+	    vt_closed(c, VT_TIMEOUT_MS) != 1) {
+		fprintf(stderr, "# not refused as expected: '%s'\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * max_connections_per_uid connections of one user are served, the next
- * one is closed at once without a word, other users are not affected,
+ * one is refused with TooManyConnections, other users are not affected,
  * and closing one makes room again.
  */
 static int per_uid_child(int limit, int ready_fd, int go_fd)
@@ -250,15 +268,11 @@ static int per_uid_child(int limit, int ready_fd, int go_fd)
 			return 12;
 		}
 	}
-	/* one too many: accepted by the socket, then closed unheard */
+	/* one too many: accepted by the socket, told, and closed */
 	if (vt_open(&c[limit]))
 		return 13;
-	vt_send(&c[limit], VT_PING);
-	if (vt_closed(&c[limit], VT_TIMEOUT_MS) != 1) {
-		fprintf(stderr, "# connection %d was served: %s\n", limit,
-			c[limit].msg ? c[limit].msg : "(no reply)");
+	if (refused(&c[limit], limit))
 		return 14;
-	}
 	vt_close(&c[limit]);
 
 	/* the others go on, and root is served meanwhile */
@@ -299,10 +313,115 @@ TEST_F_TIMEOUT(slow, connections_per_uid, 120)
 }
 
 /*
- * max_connections in all: up to it every connection is served, the next
- * one is closed at once, whatever its user, and closing one makes room.
- * The connections come from users of their own, 100 each, to stay under
- * the per-user limit.
+ * The uids an unprivileged user maps into a user namespace of its own
+ * are all that user's: three of them share one max_connections_per_uid.
+ * The namespace's owner is uid 4343; root writes its maps (0-99 to
+ * 200000-200099), as newuidmap does for a user's subordinate ids.
+ */
+static int userns_uid(int uid, int n, int ready_fd, int go_fd)
+{
+	struct vt_conn *c = calloc(n, sizeof(*c));
+	const char *msg;
+	char served = 0;
+	int i;
+
+	if (!c || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		served = -1;
+	for (i = 0; served >= 0 && i < n; i++) {
+		/* a refused one may be closed before the call is sent */
+		if (vt_open(&c[i]) || (vt_send(&c[i], VT_PING), 0) ||
+		    vt_recv(&c[i], VT_TIMEOUT_MS, &msg) != 1)
+			served = -2;
+		else if (vt_is_ok(msg))
+			served++;
+		else if (!vt_is_error(msg, TOO_MANY))
+			served = -3;
+	}
+	/* always tell, then hold the connections until told to go */
+	if (write(ready_fd, &served, 1) != 1 || read(go_fd, &served, 1) != 0)
+		return 23;
+	return 0;
+}
+
+static int userns_owner(int per_uid, int sync_fd, int ready_fd, int go_fd)
+{
+	int i, status, bad = 0;
+	pid_t pids[3];
+	char b;
+
+	if (become(4343) || unshare(CLONE_NEWUSER))
+		return 30;
+	/* the maps are written by root, then we are root of the namespace */
+	if (write(sync_fd, "", 1) != 1 || read(sync_fd, &b, 1) != 1)
+		return 31;
+	for (i = 0; i < 3; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return 32;
+		if (!pids[i])
+			_exit(userns_uid(i + 1, per_uid * 2 / 3, ready_fd, go_fd));
+	}
+	close(go_fd);
+	for (i = 0; i < 3; i++)
+		bad |= waitpid(pids[i], &status, 0) != pids[i] || status;
+	return bad ? 33 : 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+	close(fd);
+	return ok ? 0 : -EIO;
+}
+
+TEST_F_TIMEOUT(slow, connections_user_namespace, 120)
+{
+	int limit = vt_param("max_connections_per_uid", 128);
+	int sync[2], ready[2], go[2], status, total = 0, i;
+	pid_t pid;
+	char b;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sync));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		_exit(userns_owner(limit, sync[1], ready[1], go[0]));
+	}
+	close(go[0]);
+	close(ready[1]);
+	ASSERT_EQ(1, read(sync[0], &b, 1));
+	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/uid_map", pid), "0 200000 100\n"));
+	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/setgroups", pid), "deny"));
+	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/gid_map", pid), "0 200000 100\n"));
+	ASSERT_EQ(1, write(sync[0], "", 1));
+
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(1, read(ready[0], &b, 1));
+		EXPECT_LE(0, b) TH_LOG("uid %d of the namespace failed", i + 1);
+		total += b;
+	}
+	/* two thirds of the limit each: not one share each */
+	EXPECT_EQ(limit, total);
+	/* and root is served meanwhile */
+	EXPECT_EQ(0, served(NULL));
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+}
+
+/*
+ * max_connections in all: unprivileged users get all but the last
+ * sixteenth, which is kept for openers with CAP_SYS_ADMIN; over either,
+ * a connection is refused with TooManyConnections, and closing some
+ * makes room.  The connections come from users of their own, 100 each,
+ * to stay under the per-user limit.
  */
 #define TOTAL_PER_CHILD	100
 
@@ -334,18 +453,19 @@ static int total_child(int user, int n, int ready_fd, int go_fd)
 TEST_F_TIMEOUT(slow, connections_total, 300)
 {
 	long max = vt_param("max_connections", 4096), now;
+	long shared = max - max / 16;
 	int ready[2], go[2], status, children = 0, i;
-	long refused = vt_stat("refused");
-	struct vt_conn c;
+	long refused_before = vt_stat("refused");
+	struct vt_conn c, *mine;
 	pid_t pids[128];
 	char b;
 
 	ASSERT_LE(0, vt_stat("connections"));
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
-	/* fill up to the limit; others may still be closing: check again */
-	while ((now = vt_stat("connections")) < max) {
-		int n = max - now < TOTAL_PER_CHILD ? max - now : TOTAL_PER_CHILD;
+	/* unprivileged users up to their share; others may still be closing */
+	while ((now = vt_stat("connections")) < shared) {
+		int n = shared - now < TOTAL_PER_CHILD ? shared - now : TOTAL_PER_CHILD;
 
 		ASSERT_GT(ARRAY_SIZE(pids), children);
 		pids[children] = fork();
@@ -360,14 +480,37 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
 		ASSERT_EQ(0, b) TH_LOG("user %d", children - 1);
 	}
 	TH_LOG("%ld connections, from %d users", now, children);
-	EXPECT_EQ(max, now);
+	EXPECT_EQ(shared, now);
 
-	/* one more, of any user: closed without a word */
+	/* one more of a new unprivileged user: refused */
+	pids[children] = fork();
+	ASSERT_LE(0, pids[children]);
+	if (!pids[children]) {
+		if (become(7777) || vt_open(&c))
+			_exit(1);
+		_exit(refused(&c, shared) ? 2 : 0);
+	}
+	ASSERT_EQ(pids[children], waitpid(pids[children], &status, 0));
+	EXPECT_EQ(0, status);
+
+	/* root takes the reserve, to the last one, and no more */
+	mine = calloc(max - shared + 1, sizeof(*mine));
+	ASSERT_NE(NULL, mine);
+	for (i = 0; vt_stat("connections") < max; i++) {
+		const char *msg;
+
+		ASSERT_GE(max - shared, i);
+		ASSERT_EQ(0, vt_open(&mine[i]));
+		ASSERT_EQ(1, vt_call(&mine[i], VT_PING, &msg));
+		ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%d: %s", i, msg);
+	}
 	ASSERT_EQ(0, vt_open(&c));
-	vt_send(&c, VT_PING);
-	EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS)) TH_LOG("served: %s", c.msg);
+	EXPECT_EQ(0, refused(&c, max));
 	vt_close(&c);
-	EXPECT_LT(refused, vt_stat("refused"));
+	EXPECT_LT(refused_before + 1, vt_stat("refused"));
+	while (i--)
+		vt_close(&mine[i]);
+	free(mine);
 
 	/* everybody goes, and there is room again */
 	close(go[1]);

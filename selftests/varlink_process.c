@@ -11,7 +11,9 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -322,7 +324,8 @@ TEST(init_and_kthreadd)
 
 /*
  * Without CAP_SYS_PTRACE, as nobody: its own process is fine; pid 1 and
- * its root parent are not; a pid nobody has is not found for anybody.
+ * its root parent are not found, exactly as a pid nobody has: the answer
+ * tells nothing about which pids exist.
  */
 static int as_nobody(void *arg)
 {
@@ -345,10 +348,12 @@ static int as_nobody(void *arg)
 
 	failed += !KS_OK(get_process(&c, 1, &msg) == 1);
 	failed += !KS_OK(!vt_reply_problem(msg));
-	failed += !KS_OK(vt_is_error(msg, KS_DENIED));
+	failed += !KS_OK(vt_is_error(msg, NOT_FOUND));
+	failed += !KS_OK(param_int(msg, "pid") == 1);
 
 	failed += !KS_OK(get_process(&c, parent, &msg) == 1);
-	failed += !KS_OK(vt_is_error(msg, KS_DENIED));
+	failed += !KS_OK(vt_is_error(msg, NOT_FOUND));
+	failed += !KS_OK(param_int(msg, "pid") == parent);
 
 	failed += !KS_OK(get_process(&c, 2147483647, &msg) == 1);
 	failed += !KS_OK(vt_is_error(msg, NOT_FOUND));
@@ -362,6 +367,75 @@ TEST(unprivileged)
 	pid_t parent = getpid();
 
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, as_nobody, &parent));
+}
+
+/*
+ * What nobody finds is what a /proc mounted with hidepid=invisible shows
+ * it: pid 1, kthreadd, the test, and a process of nobody's uids that is
+ * not dumpable (saved uid 0, as a set-user-ID
+ * program that dropped to nobody leaves it), which ptrace_may_access()
+ * denies to nobody.
+ */
+#define HIDEPID_DIR	"/tmp/ks-hidepid"
+
+struct visible {
+	pid_t pids[8];
+	int n;
+};
+
+static int as_nobody_visible(void *arg)
+{
+	struct visible *v = arg;
+	struct vt_conn c;
+	const char *msg;
+	int failed = 0, i;
+
+	failed += !KS_OK(vt_open_ready(&c) == 0);
+	for (i = 0; i < v->n; i++) {
+		bool shown = !access(vt_fmt(HIDEPID_DIR "/%d/stat", v->pids[i]), F_OK);
+		bool found;
+
+		failed += !KS_OK(get_process(&c, v->pids[i], &msg) == 1);
+		found = vt_is_ok(msg);
+		if (!found)
+			failed += !KS_OK(vt_is_error(msg, NOT_FOUND));
+		if (found != shown)
+			fprintf(stderr, "# pid %d: /proc %s it, varlink %s: %s\n",
+				v->pids[i], shown ? "shows" : "hides",
+				found ? "found it" : "did not", msg);
+		failed += found != shown;
+	}
+	vt_close(&c);
+	return failed;
+}
+
+TEST(hidepid_invisible)
+{
+	struct visible v = { .pids = { 1, 2, getpid() } , .n = 3 };
+	int go[2], status;
+	pid_t child;
+	char b;
+
+	ASSERT_EQ(0, mkdir(HIDEPID_DIR, 0755) && errno != EEXIST ? -1 : 0);
+	ASSERT_EQ(0, mount("proc", HIDEPID_DIR, "proc", 0, "hidepid=invisible"));
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		/* ruid = euid = nobody, saved uid 0: not dumpable */
+		if (setresgid(KS_NOBODY, KS_NOBODY, KS_NOBODY) ||
+		    setresuid(KS_NOBODY, KS_NOBODY, 0))
+			_exit(1);
+		close(go[1]);
+		_exit(read(go[0], &b, 1) == 0 ? 0 : 2);
+	}
+	close(go[0]);
+	v.pids[v.n++] = child;
+	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, as_nobody_visible, &v));
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, umount(HIDEPID_DIR));
 }
 
 /* A pid that was just freed, and one beyond any pid_max. */

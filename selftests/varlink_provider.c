@@ -10,7 +10,9 @@
 #include <grp.h>
 #include <linux/capability.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -706,8 +708,9 @@ TEST(big_reply)
 }
 
 /*
- * Who may call a VARLINK_CAPABLE method: the credentials of the task that
- * connected count, captured when it connected.
+ * Who may call a VARLINK_CAPABLE method: both the task that connected
+ * (its credentials when it connected) and the task that sent the call
+ * must hold the capability.
  */
 FIXTURE(privileged) {
 	struct vt_conn c;
@@ -737,8 +740,9 @@ FIXTURE_VARIANT_ADD(privileged, root_without_cap) {
 	.connect_as = -1, .drop_cap = 1, .denied = 1, .uid = 0,
 };
 
+/* a daemon that drops its privileges once connected lends them nothing */
 FIXTURE_VARIANT_ADD(privileged, root_then_nobody) {
-	.connect_as = -1, .drop_after = 1, .uid = 0,
+	.connect_as = -1, .drop_after = 1, .denied = 1, .uid = 0,
 };
 
 static int become(int uid)
@@ -817,6 +821,156 @@ TEST_F(privileged, whoami)
 	EXPECT_TRUE(vt_json_is(msg, "parameters.sys_admin",
 			       variant->denied ? "false" : "true"))
 		TH_LOG("%s", msg);
+}
+
+/* Send a descriptor over a socketpair, or receive one. */
+static int send_fd(int sock, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = {}, b = 0;
+	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = {}, b;
+	struct iovec iov = { .iov_base = &b, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -errno;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/*
+ * A connection passed with SCM_RIGHTS: its opener's privilege does not
+ * go along, and a privileged sender gets nothing from an unprivileged
+ * opener either (a set-user-ID program writing to the stdout it was
+ * given).  @opener connects and passes the connection to @sender.
+ */
+static void passed(struct __test_metadata *_metadata, int opener, int sender)
+{
+	int sp[2], status, fd;
+	struct vt_conn c;
+	const char *msg;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sp));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct vt_conn o;
+
+		if (become(opener) || vt_open_ready(&o) || send_fd(sp[1], o.fd))
+			_exit(1);
+		_exit(0);
+	}
+	fd = recv_fd(sp[0]);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	if (sender)
+		ASSERT_EQ(0, become(sender));
+	vt_init(&c);
+	c.fd = fd;
+	ASSERT_EQ(1, vt_call(&c, "{" M("Privileged") "}", &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("%s", msg);
+	ASSERT_EQ(1, vt_call(&c, "{" M("WhoAmI") "}", &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.sys_admin", "false")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.uid", vt_fmt("%d", opener)))
+		TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
+TEST(privileged_passed_to_nobody)
+{
+	passed(_metadata, 0, 65534);
+}
+
+TEST(privileged_passed_to_root)
+{
+	passed(_metadata, 65534, 0);
+}
+
+/*
+ * A call whose bytes two processes wrote has no sender: nobody writes the
+ * start of a call on root's connection, root the end.  Root's own calls
+ * on it go through again afterwards.
+ */
+TEST(privileged_two_writers)
+{
+	static const char head[] = "{" M("Privileged");
+	int status, go[2];
+	struct vt_conn c;
+	const char *msg;
+	pid_t pid;
+	char b;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (become(65534) || write(c.fd, head, strlen(head)) != strlen(head))
+			_exit(1);
+		_exit(write(go[1], "", 1) == 1 ? 0 : 2);
+	}
+	ASSERT_EQ(1, read(go[0], &b, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	/* the server has read the head: the rest comes in a write of its own */
+	vt_sleep_ms(200);
+	ASSERT_EQ(1, vt_call(&c, "}", &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("%s", msg);
+	ASSERT_EQ(1, vt_call(&c, "{" M("Privileged") "}", &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
+/*
+ * A descriptor sent to the server: refused by the kernel (SO_PASSRIGHTS
+ * off, since 6.16), or closed unread; the NUL byte that carries it is an
+ * empty message, which closes the connection.  Nothing else happens.
+ */
+TEST(descriptor_to_server)
+{
+	struct vt_conn c;
+	const char *msg;
+	int err;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	err = send_fd(c.fd, 0);
+	if (err) {
+		EXPECT_EQ(-EPERM, err);
+	} else {
+		EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS));
+	}
+	vt_close(&c);
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	vt_close(&c);
 }
 
 /* The permission check comes before the callback: oneway or not. */

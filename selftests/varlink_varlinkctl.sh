@@ -212,8 +212,8 @@ check "SetHostname as nobody: PermissionDenied, the name stays" eval '
 	got_error org.varlink.service.PermissionDenied &&
 	[ "$(uname -n)" = "$old" ]'
 as_nobody org.kernel.process.GetProcess '{"pid":1}'
-check "GetProcess 1 as nobody: PermissionDenied" eval '
-	got_error org.varlink.service.PermissionDenied'
+check "GetProcess 1 as nobody: ProcessNotFound, as for a free pid" eval '
+	got_error org.kernel.process.ProcessNotFound'
 
 # --- org.kernel.process ---------------------------------------------------
 

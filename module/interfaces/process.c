@@ -3,9 +3,14 @@
  * org.kernel.process: a process, by its id in the initial pid namespace,
  * as /proc/PID/stat and /proc/PID/status describe it.
  *
- * Callbacks run in a kworker: the caller is varlink_call_uid() and
- * varlink_call_capable(), never current, and pids are looked up in
+ * Callbacks run in a kworker: the caller is the connection's opener and
+ * the call's sender, never current, and pids are looked up in
  * &init_pid_ns explicitly, not in current's namespace.
+ *
+ * A caller sees the processes /proc shows it when mounted with
+ * hidepid=invisible, that is those ptrace_may_access() lets it read with
+ * PTRACE_MODE_READ_FSCREDS; any other is not found, so that the answer
+ * tells nothing about which pids exist.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -21,6 +26,8 @@
 #include <linux/sched/task.h>
 #include <linux/uidgid.h>
 #include <varlink.h>
+
+#include "../compat.h"
 
 static const char process_idl[] =
 "# The processes of the system.  Process ids are those of the initial pid\n"
@@ -50,9 +57,11 @@ static const char process_idl[] =
 "  idle\n"
 ")\n"
 "\n"
-"# Describe a process.  A caller may look at the processes whose real and\n"
-"# effective user ids are both its own effective user id; any other needs\n"
-"# CAP_SYS_PTRACE in the initial user namespace, else PermissionDenied.\n"
+"# Describe a process.  A caller sees the processes /proc shows it when\n"
+"# mounted with hidepid=invisible: those whose user and group ids are all\n"
+"# its own and that are dumpable, or any with CAP_SYS_PTRACE.  Both the\n"
+"# task that opened the connection and the one that sent the call must\n"
+"# see the process; any other is not found.\n"
 "method GetProcess(\n"
 "  # The process id (a thread group id; the ids of a process's other\n"
 "  # threads are not found).  It must be positive.\n"
@@ -86,7 +95,7 @@ static const char process_idl[] =
 "  rss: int\n"
 ")\n"
 "\n"
-"# No process has this id.\n"
+"# No process with this id, or none the caller may see.\n"
 "error ProcessNotFound (pid: int)\n";
 
 /* ProcessState by task_state_index(), in the order of TASK_REPORT's bits */
@@ -120,21 +129,54 @@ static struct task_struct *get_process_task(pid_t nr)
 }
 
 /*
- * Whether the caller may look at @task: its own (real and effective uid
- * are the caller's euid), or with CAP_SYS_PTRACE.  The credentials are
- * the caller's, from the connection, not the kworker's.
+ * Whether @cred may read @task's /proc files: the credential part of
+ * __ptrace_may_access() with PTRACE_MODE_READ_FSCREDS, which modules
+ * cannot call.  The caller's fsuid and fsgid must be all of the task's
+ * uids and gids, and the task dumpable, unless the caller has
+ * CAP_SYS_PTRACE over the task's user namespace (and that of its
+ * executable, for dumpability).  LSM
+ * ptrace hooks are not consulted: they are not exported either.
+ */
+static bool cred_may_read(const struct cred *cred, struct task_struct *task)
+{
+	const struct cred *tcred, *old;
+	struct user_namespace *ns;
+	bool ok;
+
+	old = override_creds(cred);
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->fsuid, tcred->euid) &&
+	      uid_eq(cred->fsuid, tcred->suid) &&
+	      uid_eq(cred->fsuid, tcred->uid) &&
+	      gid_eq(cred->fsgid, tcred->egid) &&
+	      gid_eq(cred->fsgid, tcred->sgid) &&
+	      gid_eq(cred->fsgid, tcred->gid)) ||
+	     ns_capable_noaudit(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+
+	task_lock(task);
+	rcu_read_lock();
+	if (ok && !vl_task_dumpable(task, &ns))
+		ok = ns_capable_noaudit(ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	task_unlock(task);
+	revert_creds(old);
+	return ok;
+}
+
+/*
+ * A process may read itself; otherwise both the connection's opener and
+ * the call's sender must be allowed to read @task.
  */
 static bool may_read(struct varlink_call *call, struct task_struct *task)
 {
-	kuid_t uid = varlink_call_uid(call);
-	const struct cred *tcred;
-	bool own;
+	const struct cred *sender = varlink_call_sender_cred(call);
 
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	own = uid_eq(tcred->uid, uid) && uid_eq(tcred->euid, uid);
-	rcu_read_unlock();
-	return own || varlink_call_capable(call, CAP_SYS_PTRACE);
+	if (varlink_call_is_caller(call, task))
+		return true;
+	return sender && cred_may_read(varlink_call_cred(call), task) &&
+	       cred_may_read(sender, task);
 }
 
 /**
@@ -201,13 +243,13 @@ static int get_process(struct varlink_call *call, const void *params)
 				     "org.varlink.service.InvalidParameter");
 	}
 	task = get_process_task(p->pid);
+	if (task && !may_read(call, task)) {
+		put_task_struct(task);
+		task = NULL;
+	}
 	if (!task) {
 		varlink_put_s64(call, "pid", p->pid);
 		return varlink_error(call, "org.kernel.process.ProcessNotFound");
-	}
-	if (!may_read(call, task)) {
-		put_task_struct(task);
-		return -EPERM;
 	}
 	varlink_put_s64(call, "pid", p->pid);
 	put_process(call, task);
