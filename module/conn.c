@@ -44,7 +44,10 @@
 #include <linux/cred.h>
 #include <linux/net.h>
 #include <linux/pid.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
 #include <linux/wait_bit.h>
@@ -96,6 +99,23 @@ struct vl_conn {
 	size_t tx_cap;
 	struct varlink_call *call;
 };
+
+/*
+ * A client's task runs conn_data_ready(), module code, from its own
+ * sendmsg(), for as long as the fast path takes.  Module exit waits for
+ * every such task to leave: unload must not free the code they run or
+ * the workqueue they queue on.
+ */
+DEFINE_STATIC_SRCU(senders_srcu);
+
+#ifdef VARLINK_TEST_HOOKS
+/*
+ * Test builds: a sender lingers so long in conn_data_ready() once served,
+ * set in /sys/kernel/debug/varlink/test_sender_delay_ms.
+ */
+static u32 test_sender_delay_ms;
+static struct dentry *test_dir;
+#endif
 
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
@@ -177,23 +197,31 @@ static void conn_data_ready(struct sock *sk)
 {
 	struct vl_conn *conn;
 	bool done = false;
+	int idx;
 
+	idx = srcu_read_lock(&senders_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
 	if (conn)
 		vl_conn_get(conn);
 	read_unlock_bh(&sk->sk_callback_lock);
 	if (!conn)
-		return;
+		goto out;
 
 	if (READ_ONCE(vl_config.fast_path) && preemptible() &&
 	    mutex_trylock(&conn->io_lock)) {
 		done = conn_process(conn, true);
 		mutex_unlock(&conn->io_lock);
+#ifdef VARLINK_TEST_HOOKS
+		if (READ_ONCE(test_sender_delay_ms))
+			msleep(READ_ONCE(test_sender_delay_ms));
+#endif
 	}
 	if (!done)
 		queue_work(conn->wq, &conn->io_work);
 	vl_conn_put(conn);
+out:
+	srcu_read_unlock(&senders_srcu, idx);
 }
 
 /**
@@ -808,10 +836,10 @@ err_sock:
 
 /**
  * vl_conn_shutdown_all() - close every connection and wait until all are
- * freed
+ * torn down and no client's task is left in conn_data_ready()
  *
  * Context: module exit, after the listener is gone; the caller then
- * destroys the workqueue.
+ * destroys the workqueue, which runs what is left of their work.
  */
 void vl_conn_shutdown_all(void)
 {
@@ -823,6 +851,8 @@ void vl_conn_shutdown_all(void)
 	spin_unlock(&conns_lock);
 	wait_var_event(&vl_stats.connections,
 		       !atomic64_read(&vl_stats.connections));
+	/* the callbacks are gone: wait for the senders still inside */
+	synchronize_srcu(&senders_srcu);
 }
 
 /**
@@ -832,7 +862,16 @@ void vl_conn_shutdown_all(void)
  */
 int vl_conn_init(void)
 {
-	return vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+	int err = vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+
+#ifdef VARLINK_TEST_HOOKS
+	if (!err) {
+		test_dir = debugfs_create_dir("varlink", NULL);
+		debugfs_create_u32("test_sender_delay_ms", 0600, test_dir,
+				   &test_sender_delay_ms);
+	}
+#endif
+	return err;
 }
 
 /**
@@ -841,5 +880,8 @@ int vl_conn_init(void)
  */
 void vl_conn_exit(void)
 {
+#ifdef VARLINK_TEST_HOOKS
+	debugfs_remove_recursive(test_dir);
+#endif
 	vl_cache_destroy(&buf_cache);
 }

@@ -10,6 +10,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -135,6 +137,64 @@ TEST_F_TIMEOUT(core, unload_with_clients, 120)
 	ASSERT_EQ(0, load_providers());
 	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
+/*
+ * Unload while a client's task is still in the core's code: its call was
+ * served in its own sendmsg() (the fast path), and it lingers there
+ * (test_sender_delay_ms, a debugfs knob of test builds).  Unload waits for it to leave; it gets its
+ * reply, and nothing crashes.
+ */
+#define DELAY_PARAM	"/sys/kernel/debug/varlink/test_sender_delay_ms"
+
+static int write_param(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fputs(val, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -EIO;
+}
+
+TEST_F_TIMEOUT(core, unload_racing_a_sender, 120)
+{
+	long long t0, waited;
+	int status, out[2];
+	struct vt_conn c;
+	const char *msg;
+	pid_t pid;
+	char b;
+
+	vt_close(&self->idle);
+	ASSERT_EQ(0, unload_providers());
+	ASSERT_EQ(0, write_param(DELAY_PARAM, "1500"));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, pipe(out));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* returns once the sender has left conn_data_ready() */
+		if (vt_send(&c, "{\"method\":\"org.varlink.service.GetInfo\"}"))
+			_exit(1);
+		if (write(out[1], "", 1) != 1)
+			_exit(2);
+		_exit(vt_recv(&c, VT_TIMEOUT_MS, &msg) == 1 && vt_is_ok(msg) ? 0 : 3);
+	}
+	vt_sleep_ms(300);	/* the child is in its delay now */
+	t0 = vt_now_ms();
+	ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
+	waited = vt_now_ms() - t0;
+	ASSERT_FALSE(vt_module_loaded(VT_CORE_MODULE));
+	/* unload returned only after the sender left */
+	ASSERT_EQ(1, read(out[0], &b, 1));
+	TH_LOG("unload took %lld ms", waited);
+	EXPECT_LT(800, waited);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* it was served before it lingered: its reply is there */
+	EXPECT_EQ(0, status);
 	vt_close(&c);
 }
 
