@@ -9,18 +9,23 @@
  *
  * MonitorLinks: the "current" replies against /sys/class/net, then the
  * events of links made, changed and deleted while it streams, in order and
- * all with continues; clients that vanish, the bound on streams, and the
- * end of every stream when the module is unloaded.
+ * all with continues; clients that vanish, the bound on streams, the
+ * share of each user (its uids in user namespaces of its own included)
+ * and the reserve for CAP_NET_ADMIN, and the end of every stream when the
+ * module is unloaded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -1072,6 +1077,388 @@ TEST_F_TIMEOUT(net, monitor_limit, 180)
 }
 
 /*
+ * The shares of MonitorLinks streams.  Users other than root are
+ * children that open streams one by one until one is refused or they run
+ * as many as asked for, tell how it went, and keep their streams until
+ * the test lets them go.
+ */
+
+/* What opening streams came to */
+struct share {
+	int started;		/* streams that started */
+	bool refused;		/* the one after them got TooManyMonitors */
+	long long max;		/* its parameters, -1 if absent */
+	long long max_per_user;
+	char problem[200];	/* what else went wrong, "" if nothing */
+};
+
+/* A child that opens streams */
+struct sharer {
+	pid_t pid;
+	struct share s;
+};
+
+/* The default limits of varlink_network.ko, which these tests expect */
+#define MAX_MONITORS	64
+#define PER_USER	8
+#define RESERVE		(MAX_MONITORS / 8)
+
+static int become(uid_t uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Wait until no connection is left but the fixture's: no stream of an
+ * earlier test is left then, as the core ends a connection's call before
+ * it stops counting the connection.
+ */
+static int settle(void)
+{
+	long long deadline = vt_now_ms() + VT_TIMEOUT_MS;
+
+	while (vt_stat("connections") != 1) {
+		if (vt_now_ms() > deadline)
+			return -ETIMEDOUT;
+		vt_sleep_ms(20);
+	}
+	return 0;
+}
+
+/* A parameter of a reply, or -1 */
+static long long json_param(const char *msg, const char *name)
+{
+	unsigned long long v;
+
+	return json_ull(msg, vt_fmt("parameters.%s", name), &v) ? (long long)v : -1;
+}
+
+/*
+ * Start up to @want streams, each on a connection of @c, until one is
+ * refused.  In a user namespace (@userns), stream i is that of uid i of
+ * the namespace.
+ */
+static void share_fill(struct vt_conn *c, int want, bool userns, struct share *s)
+{
+	const char *msg;
+	int i, ret;
+
+	memset(s, 0, sizeof(*s));
+	s->max = -1;
+	s->max_per_user = -1;
+	for (i = 0; i < want; i++)
+		vt_init(&c[i]);
+	for (i = 0; i < want && !s->refused; i++) {
+		if (userns && setresuid(-1, i, -1)) {
+			snprintf(s->problem, sizeof(s->problem), "seteuid(%d): %m", i);
+			return;
+		}
+		ret = vt_open_ready(&c[i]);
+		if (userns && setresuid(-1, 0, -1)) {
+			snprintf(s->problem, sizeof(s->problem), "seteuid(0): %m");
+			return;
+		}
+		if (!ret)
+			ret = monitor_start(&c[i]);
+		if (!ret)
+			ret = vt_recv(&c[i], VT_TIMEOUT_MS, &msg);
+		if (ret != 1) {
+			snprintf(s->problem, sizeof(s->problem), "stream %d: %s", i,
+				 strerror(ret ? -ret : ECONNRESET));
+			return;
+		}
+		if (vt_reply_problem(msg)) {
+			snprintf(s->problem, sizeof(s->problem), "stream %d: %s: %s",
+				 i, vt_reply_problem(msg), msg);
+			return;
+		}
+		if (vt_is_error(msg, TOO_MANY)) {
+			s->refused = true;
+			s->max = json_param(msg, "max");
+			s->max_per_user = json_param(msg, "max_per_user");
+		} else if (vt_continues(msg)) {
+			s->started++;
+		} else {
+			snprintf(s->problem, sizeof(s->problem), "stream %d: %s", i, msg);
+			return;
+		}
+	}
+}
+
+/*
+ * The child of share_start().  In a user namespace, it tells on @report
+ * whether it made one (a byte, 0 if so) and waits for its maps on
+ * @mapped.  It reports its struct share on @report, then keeps its
+ * streams until @go ends.
+ */
+static int share_child(uid_t uid, int want, bool userns, int report,
+		       int mapped, int go)
+{
+	struct vt_conn *c = calloc(want, sizeof(*c));
+	struct share s = { .max = -1, .max_per_user = -1 };
+	bool told = false;
+	char b = 0;
+
+	if (!c || become(uid)) {
+		snprintf(s.problem, sizeof(s.problem), "become %u: %m", uid);
+	} else if (userns && unshare(CLONE_NEWUSER)) {
+		snprintf(s.problem, sizeof(s.problem), "unshare: %m");
+	} else if (!userns) {
+		share_fill(c, want, false, &s);
+	} else {
+		told = true;
+		if (write(report, &b, 1) != 1 || read(mapped, &b, 1) != 1)
+			snprintf(s.problem, sizeof(s.problem), "no maps");
+		else if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+			snprintf(s.problem, sizeof(s.problem),
+				 "uid 0 of the namespace: %m");
+		else
+			share_fill(c, want, true, &s);
+	}
+	b = 1;	/* it did not get as far as the maps */
+	if (userns && !told && write(report, &b, 1) != 1)
+		return 1;
+	if (write(report, &s, sizeof(s)) != sizeof(s))
+		return 1;
+	while (read(go, &b, 1) > 0)
+		;
+	return 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : n < 0 ? n : -EIO;
+}
+
+/* Map uids and gids 0-999 of @pid's namespace to 100000-100999. */
+static int userns_map(pid_t pid)
+{
+	int err = write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
+
+	if (!err)
+		err = write_file(vt_fmt("/proc/%d/uid_map", pid), "0 100000 1000\n");
+	if (!err)
+		err = write_file(vt_fmt("/proc/%d/gid_map", pid), "0 100000 1000\n");
+	return err;
+}
+
+/*
+ * A child of user @uid starts up to @want streams, from uids of a user
+ * namespace of its own if @userns, and holds them until @go is closed;
+ * returns once @u->s tells how it went, with 0 or -errno.
+ */
+static int share_start(struct sharer *u, uid_t uid, int want, bool userns,
+		       const int go[2])
+{
+	int report[2], mapped[2], err = 0;
+	char b = 1;
+
+	if (pipe(report))
+		return -errno;
+	if (pipe(mapped)) {
+		err = -errno;
+		close(report[0]);
+		close(report[1]);
+		return err;
+	}
+	u->pid = fork();
+	if (!u->pid) {
+		close(report[0]);
+		close(mapped[1]);
+		close(go[1]);
+		_exit(share_child(uid, want, userns, report[1], mapped[0], go[0]));
+	}
+	close(report[1]);
+	close(mapped[0]);
+	if (u->pid < 0)
+		err = -errno;
+	if (!err && userns) {
+		if (read(report[0], &b, 1) != 1)
+			err = -EPROTO;
+		else if (!b)
+			err = userns_map(u->pid);
+		if (write(mapped[1], &b, 1) != 1 && !err)
+			err = -EPIPE;
+	}
+	if (u->pid > 0 && read(report[0], &u->s, sizeof(u->s)) != sizeof(u->s) && !err)
+		err = -EPROTO;
+	close(report[0]);
+	close(mapped[1]);
+	return err;
+}
+
+/* Let the children go; 0 if each exited with 0. */
+static int share_end(struct sharer *u, int n, int go)
+{
+	int i, status, err = 0;
+
+	close(go);
+	for (i = 0; i < n; i++) {
+		if (waitpid(u[i].pid, &status, 0) != u[i].pid ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			err = -ECHILD;
+	}
+	return err;
+}
+
+/* The limits in force must be the defaults the tests are written for. */
+static void check_defaults(struct __test_metadata *_metadata)
+{
+	unsigned long long v;
+
+	ASSERT_EQ(0, module_param_ull("max_monitors", &v));
+	ASSERT_EQ(MAX_MONITORS, v);
+	/* EXPECT: without the parameter, the tests still show what is wrong */
+	v = 0;
+	EXPECT_EQ(0, module_param_ull("max_monitors_per_user", &v));
+	EXPECT_EQ(PER_USER, v);
+}
+
+/*
+ * A user without CAP_NET_ADMIN runs its share of streams, then gets
+ * TooManyMonitors that says so; another user has a share of its own,
+ * and root is not held to a share.
+ */
+TEST_F_TIMEOUT(net, monitor_per_user, 180)
+{
+	struct vt_conn root[PER_USER + 1] = {};
+	struct sharer users[2];
+	struct share s;
+	int go[2], i;
+
+	check_defaults(_metadata);
+	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, pipe(go));
+
+	ASSERT_EQ(0, share_start(&users[0], 65534, PER_USER + 1, false, go));
+	s = users[0].s;
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(PER_USER, s.started);
+	ASSERT_TRUE(s.refused);
+	EXPECT_EQ(MAX_MONITORS - RESERVE, s.max);
+	EXPECT_EQ(PER_USER, s.max_per_user);
+
+	ASSERT_EQ(0, share_start(&users[1], 65533, 1, false, go));
+	s = users[1].s;
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(1, s.started);
+
+	share_fill(root, PER_USER + 1, false, &s);
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(PER_USER + 1, s.started);
+	EXPECT_FALSE(s.refused);
+
+	for (i = 0; i < PER_USER + 1; i++)
+		vt_close(&root[i]);
+	EXPECT_EQ(0, share_end(users, 2, go[1]));
+	ASSERT_EQ(0, poke());
+}
+
+/*
+ * The uids of a user namespace that an unprivileged user made are that
+ * user's: together with its own streams, they run one share.
+ */
+TEST_F_TIMEOUT(net, monitor_per_user_userns, 180)
+{
+	struct sharer users[3];
+	struct share s;
+	int go[2];
+
+	check_defaults(_metadata);
+	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, pipe(go));
+
+	ASSERT_EQ(0, share_start(&users[0], 65534, 3, false, go));
+	s = users[0].s;
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(3, s.started);
+
+	/* from uids 0, 1, 2... of the namespace, each a uid of its own */
+	ASSERT_EQ(0, share_start(&users[1], 65534, PER_USER + 1, true, go));
+	s = users[1].s;
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(PER_USER - 3, s.started);
+	ASSERT_TRUE(s.refused);
+	EXPECT_EQ(PER_USER, s.max_per_user);
+
+	/* which leaves another user its share */
+	ASSERT_EQ(0, share_start(&users[2], 65533, PER_USER, false, go));
+	s = users[2].s;
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(PER_USER, s.started);
+
+	EXPECT_EQ(0, share_end(users, 3, go[1]));
+	ASSERT_EQ(0, poke());
+}
+
+/*
+ * Users without CAP_NET_ADMIN fill all but the reserve, each its share,
+ * the last one less; then a new user gets nothing, and root gets the
+ * reserve, and no more.
+ */
+TEST_F_TIMEOUT(net, monitor_reserve, 240)
+{
+	struct sharer users[MAX_MONITORS / PER_USER + 2];
+	struct vt_conn root[RESERVE + 1] = {};
+	int go[2], i, n = 0, total = 0;
+	struct share *s;
+	struct share r;
+
+	check_defaults(_metadata);
+	ASSERT_EQ(0, settle());
+	ASSERT_EQ(0, pipe(go));
+
+	do {
+		ASSERT_GT((int)ARRAY_SIZE(users) - 1, n);
+		ASSERT_EQ(0, share_start(&users[n], 65534 - n, PER_USER + 1, false, go));
+		s = &users[n++].s;
+		ASSERT_STREQ("", s->problem);
+		ASSERT_TRUE(s->refused) TH_LOG("user %d ran %d streams", n - 1, s->started);
+		EXPECT_EQ(MAX_MONITORS - RESERVE, s->max);
+		if (s->max_per_user >= 0) {
+			EXPECT_EQ(PER_USER, s->max_per_user);
+			EXPECT_EQ(PER_USER, s->started);
+		}
+		total += s->started;
+	} while (s->max_per_user >= 0);
+	/* the last user was refused short of its share: all but the reserve run */
+	EXPECT_GT(PER_USER, s->started);
+	EXPECT_EQ(MAX_MONITORS - RESERVE, total);
+
+	ASSERT_EQ(0, share_start(&users[n], 65534 - n, 1, false, go));
+	s = &users[n++].s;
+	ASSERT_STREQ("", s->problem);
+	EXPECT_EQ(0, s->started);
+	ASSERT_TRUE(s->refused);
+	EXPECT_EQ(MAX_MONITORS - RESERVE, s->max);
+	EXPECT_EQ(-1, s->max_per_user);
+
+	share_fill(root, RESERVE + 1, false, &r);
+	ASSERT_STREQ("", r.problem);
+	EXPECT_EQ(RESERVE, r.started);
+	ASSERT_TRUE(r.refused);
+	EXPECT_EQ(MAX_MONITORS, r.max);
+	EXPECT_EQ(-1, r.max_per_user);
+
+	for (i = 0; i < RESERVE + 1; i++)
+		vt_close(&root[i]);
+	EXPECT_EQ(0, share_end(users, n, go[1]));
+	ASSERT_EQ(0, poke());
+}
+
+/*
  * Unloading the module ends every stream with MonitorEnded, that of a
  * client already gone too; loaded again, it streams again.
  */
@@ -1111,6 +1498,76 @@ TEST_F_TIMEOUT(net, monitor_unload, 120)
 	ASSERT_EQ(NULL, problem) TH_LOG("%s", problem);
 	vt_close(&live);
 	ASSERT_EQ(0, poke());
+}
+
+/* Load varlink_network.ko with @params; returns 0 or -errno. */
+static int insmod_params(const char *params)
+{
+	int fd, err = 0;
+
+	fd = open(VT_MODULE_DIR "/" NET_MODULE ".ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(__NR_finit_module, fd, params, 0))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/*
+ * The limits are checked at load: a share of 1 to max_monitors, which
+ * must then be given with a max_monitors under the default share.
+ */
+TEST_F_TIMEOUT(net, monitor_params, 120)
+{
+	static const char *const bad[] = {
+		"max_monitors=0",
+		"max_monitors=4097",
+		"max_monitors_per_user=0",
+		"max_monitors_per_user=65",
+		"max_monitors=4",
+		"max_monitors=4 max_monitors_per_user=5",
+	};
+	unsigned long long v;
+	struct sharer user;
+	struct vt_conn c[3];
+	struct share s;
+	unsigned int i;
+	int go[2], err;
+
+	vt_close(&self->c);	/* a connection does not pin the module */
+	err = vt_rmmod(NET_MODULE, 60000);
+	ASSERT_EQ(0, err) TH_LOG("rmmod: %s", strerror(-err));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = insmod_params(bad[i]);
+		EXPECT_EQ(-EINVAL, err) TH_LOG("%s", bad[i]);
+	}
+	ASSERT_FALSE(vt_module_loaded(NET_MODULE));
+
+	/* under 8 streams in all, no reserve: a user may take the last one */
+	ASSERT_EQ(0, insmod_params("max_monitors=2 max_monitors_per_user=1"));
+	ASSERT_EQ(0, module_param_ull("max_monitors_per_user", &v));
+	EXPECT_EQ(1, v);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, share_start(&user, 65534, 2, false, go));
+	ASSERT_STREQ("", user.s.problem);
+	EXPECT_EQ(1, user.s.started);
+	EXPECT_EQ(2, user.s.max);
+	EXPECT_EQ(1, user.s.max_per_user);
+	share_fill(c, 3, false, &s);
+	ASSERT_STREQ("", s.problem);
+	EXPECT_EQ(1, s.started);
+	EXPECT_TRUE(s.refused);
+	EXPECT_EQ(2, s.max);
+	EXPECT_EQ(-1, s.max_per_user);
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		vt_close(&c[i]);
+	EXPECT_EQ(0, share_end(&user, 1, go[1]));
+
+	err = vt_rmmod(NET_MODULE, 60000);
+	ASSERT_EQ(0, err) TH_LOG("rmmod: %s", strerror(-err));
+	ASSERT_EQ(0, vt_insmod(NET_MODULE));
+	check_defaults(_metadata);
 }
 
 TEST_HARNESS_MAIN

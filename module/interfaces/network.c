@@ -17,6 +17,11 @@
  * one section under RTNL, so no change falls between the two: a change
  * made before is in the "current" replies, one made after is an event.
  *
+ * Streams are shared out under network_lock: the last max_monitors / 8
+ * are kept for callers with CAP_NET_ADMIN, and a user without it runs at
+ * most max_monitors_per_user, counted by varlink_call_user(), so that the
+ * uids it maps into user namespaces of its own are all its own share.
+ *
  * A stream ends, with network_lock held and exactly one final reply:
  *  - when a reply fails: the client is gone or does not read (the core
  *    closed its connection), and the final reply is dropped;
@@ -29,6 +34,7 @@
  * at any time, even after the final reply, so it gets the stream's id, not
  * a pointer, and only ends a stream it still finds on the list.
  */
+#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/if.h>
 #include <linux/kernel.h>
@@ -43,6 +49,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
 #include <net/net_namespace.h>
 #include <varlink.h>
 
@@ -55,6 +62,11 @@ static unsigned int max_monitors = 64;
 module_param(max_monitors, uint, 0444);
 MODULE_PARM_DESC(max_monitors,
 		 "MonitorLinks streams that may run at once (1-4096, default 64)");
+
+static unsigned int max_monitors_per_user = 8;
+module_param(max_monitors_per_user, uint, 0444);
+MODULE_PARM_DESC(max_monitors_per_user,
+		 "MonitorLinks streams of one user without CAP_NET_ADMIN (1-max_monitors, default 8)");
 
 static const char network_idl[] =
 "# The network links (interfaces) of the initial network namespace, as\n"
@@ -120,7 +132,11 @@ static const char network_idl[] =
 "# the client hangs up, or its connection is closed because it does not\n"
 "# read its replies, or the interface goes away (MonitorEnded).  At most\n"
 "# max_monitors streams run at once (a parameter of varlink_network.ko, 64\n"
-"# by default); one more fails with TooManyMonitors.\n"
+"# by default), the last max_monitors / 8 of them (8 by default) only for\n"
+"# callers with CAP_NET_ADMIN; a user without it runs at most\n"
+"# max_monitors_per_user (8 by default), those of the uids it maps into\n"
+"# user namespaces of its own included.  One more fails with\n"
+"# TooManyMonitors.\n"
 "method MonitorLinks() -> (\n"
 "  # \"current\": a link there was when the call was made; \"added\": a link\n"
 "  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
@@ -135,8 +151,13 @@ static const char network_idl[] =
 "# No link has the name or index given, which is echoed.\n"
 "error LinkNotFound (name: ?string, index: ?int)\n"
 "\n"
-"# As many MonitorLinks streams as allowed are running.\n"
-"error TooManyMonitors (max: int)\n"
+"# As many MonitorLinks streams as allowed are running.  \"max\" is how many\n"
+"# may run in all when the caller starts one: max_monitors with\n"
+"# CAP_NET_ADMIN, else max_monitors less the max_monitors / 8 kept for\n"
+"# such callers.  \"max_per_user\" is given when the caller has no\n"
+"# CAP_NET_ADMIN and its user runs its whole share already: it is that\n"
+"# share, max_monitors_per_user.\n"
+"error TooManyMonitors (max: int, max_per_user: ?int)\n"
 "\n"
 "# The end of a MonitorLinks stream: the interface is going away (its module\n"
 "# is unloaded).\n"
@@ -307,6 +328,7 @@ static int network_get_link(struct varlink_call *call, const void *params)
  * @node: on network_monitors until the stream's final reply
  * @id: identifies the stream to the cancel callback; never reused
  * @call: the call
+ * @user: varlink_call_user() of @call, the user whose share it is
  * @live: the "current" replies were sent: changes are sent now
  *
  * All members are under network_lock.
@@ -315,6 +337,7 @@ struct network_monitor {
 	struct list_head node;
 	unsigned long id;
 	struct varlink_call *call;
+	kuid_t user;
 	bool live;
 };
 
@@ -335,6 +358,18 @@ static struct network_monitor *network_monitor_find(unsigned long id)
 		if (m->id == id)
 			return m;
 	return NULL;
+}
+
+/* The streams of @user */
+static unsigned int network_user_monitors(kuid_t user)
+{
+	struct network_monitor *m;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&network_lock);
+	list_for_each_entry(m, &network_monitors, node)
+		n += uid_eq(m->user, user);
+	return n;
 }
 
 /*
@@ -386,19 +421,24 @@ static void network_monitor_cancel(struct varlink_call *call, void *data)
 /* MonitorLinks() -> (event: string, link: Link) */
 static int network_monitor_links(struct varlink_call *call, const void *params)
 {
+	bool admin = varlink_call_capable(call, CAP_NET_ADMIN);
+	/* an admin may take every stream, others all but the reserve */
+	unsigned int max = admin ? max_monitors : max_monitors - max_monitors / 8;
 	struct network_monitor *m;
 	struct net_device *dev;
+	bool user_full = false;
 	unsigned long id;
-	unsigned int max;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return -ENOMEM;
 	m->call = call;
+	m->user = varlink_call_user(call);
 
 	mutex_lock(&network_lock);
-	max = max_monitors;
-	if (network_stopping || network_n_monitors >= max) {
+	if (!admin)
+		user_full = network_user_monitors(m->user) >= max_monitors_per_user;
+	if (network_stopping || network_n_monitors >= max || user_full) {
 		bool stopping = network_stopping;
 
 		mutex_unlock(&network_lock);
@@ -407,6 +447,9 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 			varlink_error(call, NETWORK_ERR("MonitorEnded"));
 		} else {
 			varlink_put_s64(call, "max", max);
+			if (user_full)
+				varlink_put_s64(call, "max_per_user",
+						max_monitors_per_user);
 			varlink_error(call, NETWORK_ERR("TooManyMonitors"));
 		}
 		return 0;
@@ -521,6 +564,11 @@ static int __init network_init(void)
 
 	if (!max_monitors || max_monitors > NETWORK_MONITORS_MAX) {
 		pr_err("max_monitors must be 1 to %u\n", NETWORK_MONITORS_MAX);
+		return -EINVAL;
+	}
+	if (!max_monitors_per_user || max_monitors_per_user > max_monitors) {
+		pr_err("max_monitors_per_user must be 1 to max_monitors (%u)\n",
+		       max_monitors);
 		return -EINVAL;
 	}
 	/* first: a stream must not miss a change made after it started */
