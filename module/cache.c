@@ -13,6 +13,12 @@
  * this_cpu_cmpxchg() keep a slot consistent without disabling preemption;
  * an object allocated on one CPU may be freed on another.
  *
+ * The slab caches are SLAB_ACCOUNT: an object is charged to the memory
+ * cgroup active when the slab allocator handed it out (the connection's,
+ * see conn.c), and stays charged there while it is recycled through the
+ * slots.  So at most VL_CACHE_SLOTS objects per CPU and cache serve one
+ * cgroup on another's charge: a bounded, shared float.
+ *
  * The allocations that did reach the slab allocator are counted in
  * /sys/module/varlink/statistics/allocations, with the core's other
  * per-message allocations.
@@ -32,7 +38,7 @@
  */
 int vl_cache_init(struct vl_cache *c, const char *name, size_t size)
 {
-	c->slab = kmem_cache_create(name, size, 0, 0, NULL);
+	c->slab = kmem_cache_create(name, size, 0, SLAB_ACCOUNT, NULL);
 	if (!c->slab)
 		return -ENOMEM;
 	c->slots = alloc_percpu(struct vl_cache_slots);

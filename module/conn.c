@@ -19,7 +19,12 @@
  * Replies are always sent with MSG_DONTWAIT, so the fast path never waits
  * for the client to read.
  *
- * Memory: an idle connection holds no buffer.  Input and output buffers
+ * Memory: what a connection holds is charged to the memory cgroup of
+ * the process that opened it (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
+ * cgroup made the active one while the connection is served or sent to),
+ * so that a client cannot pin kernel memory past its cgroup's limit; a
+ * charge that fails closes the connection.  An idle connection holds no
+ * buffer.  Input and output buffers
  * up to VL_CONN_BUF come from a per-CPU cache (cache.c), and a reply goes
  * from the call's own buffer straight to the socket: only what the socket
  * does not take at once is copied to the output queue.
@@ -43,7 +48,10 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/net.h>
+#include <linux/memcontrol.h>
 #include <linux/pid.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/slab.h>
@@ -75,6 +83,7 @@ struct vl_conn {
 	const struct cred *cred;
 	struct pid *pid;
 	kuid_t uid;
+	struct mem_cgroup *memcg;	/* charged for what it holds, or NULL */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -242,11 +251,11 @@ static void *buf_alloc(size_t size, size_t *cap)
 {
 	if (size <= VL_CONN_BUF) {
 		*cap = VL_CONN_BUF;
-		return vl_cache_alloc(&buf_cache, GFP_KERNEL);
+		return vl_cache_alloc(&buf_cache, GFP_KERNEL_ACCOUNT);
 	}
 	atomic64_inc(&vl_stats.allocations);
 	*cap = size;
-	return kvmalloc(size, GFP_KERNEL);
+	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
 }
 
 static void buf_free(void *buf, size_t cap)
@@ -360,12 +369,14 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
  */
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 {
+	struct mem_cgroup *old_memcg;
 	size_t queued;
 	bool cork;
 	ssize_t n;
 	int err = -ECONNRESET;
 
 	mutex_lock(&conn->lock);
+	old_memcg = set_active_memcg(conn->memcg);
 	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		goto out;
 	err = -ENOBUFS;
@@ -404,6 +415,7 @@ close:
 	pr_debug_ratelimited("closing a connection: output queue (%d)\n", err);
 	vl_conn_close(conn);
 out:
+	set_active_memcg(old_memcg);
 	mutex_unlock(&conn->lock);
 	return err;
 }
@@ -649,11 +661,14 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
  */
 static bool conn_process(struct vl_conn *conn, bool in_caller)
 {
+	struct mem_cgroup *old_memcg;
 	bool done;
 
 	lockdep_assert_held(&conn->io_lock);
 	WRITE_ONCE(conn->server, current);
+	old_memcg = set_active_memcg(conn->memcg);
 	done = conn_serve(conn, in_caller);
+	set_active_memcg(old_memcg);
 	WRITE_ONCE(conn->server, NULL);
 	return done;
 }
@@ -682,6 +697,7 @@ static void free_work(struct work_struct *work)
 	put_pid(conn->sender.pid);
 	rx_release(conn);
 	buf_free(conn->tx, conn->tx_cap);
+	mem_cgroup_put(conn->memcg);
 	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
@@ -714,6 +730,27 @@ static unsigned int count_uid(kuid_t uid)
 	list_for_each_entry(conn, &conns, node)
 		n += uid_eq(conn->uid, uid);
 	return n;
+}
+
+/*
+ * The memory cgroup of the process that connected, or NULL (the root
+ * cgroup: nothing is charged) if it has exited already or has no memory.
+ */
+static struct mem_cgroup *peer_memcg(struct pid *pid)
+{
+	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
+	struct mem_cgroup *memcg = NULL;
+	struct mm_struct *mm;
+
+	if (!task)
+		return NULL;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (mm) {
+		memcg = get_mem_cgroup_from_mm(mm);
+		mmput(mm);
+	}
+	return memcg;
 }
 
 /* Whether @cred holds CAP_SYS_ADMIN in the initial user namespace. */
@@ -767,7 +804,8 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
  * @sock: the socket, owned by the connection from now on, even on error
  * @wq: the workqueue to serve it on
  *
- * The peer's credentials are those of the task that connected.  Over
+ * The peer's credentials are those of the task that connected, and what
+ * the connection holds is charged to that task's memory cgroup.  Over
  * max_connections, or max_connections_per_uid for its user (see
  * account_uid()), the client gets TooManyConnections and the socket is
  * closed.
@@ -776,15 +814,30 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
  */
 struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
+	struct mem_cgroup *memcg, *old_memcg;
 	struct sock *sk = sock->sk;
+	const struct cred *cred;
 	struct vl_conn *conn;
 	unsigned int over;
 	int err = -ENOMEM;
+	struct pid *pid;
 	bool admin;
 
-	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
-	if (!conn)
+	spin_lock(&sk->sk_peer_lock);
+	cred = get_cred(sk->sk_peer_cred);
+	pid = get_pid(sk->sk_peer_pid);
+	spin_unlock(&sk->sk_peer_lock);
+	memcg = pid ? peer_memcg(pid) : NULL;
+
+	old_memcg = set_active_memcg(memcg);
+	conn = kzalloc(sizeof(*conn), GFP_KERNEL_ACCOUNT);
+	set_active_memcg(old_memcg);
+	if (!conn) {
+		put_cred(cred);
+		put_pid(pid);
+		mem_cgroup_put(memcg);
 		goto err_sock;
+	}
 	conn->sock = sock;
 	conn->wq = wq;
 	INIT_WORK(&conn->io_work, io_work);
@@ -792,11 +845,9 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_init(&conn->lock);
 	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
-
-	spin_lock(&sk->sk_peer_lock);
-	conn->cred = get_cred(sk->sk_peer_cred);
-	conn->pid = get_pid(sk->sk_peer_pid);
-	spin_unlock(&sk->sk_peer_lock);
+	conn->cred = cred;
+	conn->pid = pid;
+	conn->memcg = memcg;
 	err = -EPROTO;
 	if (!conn->cred)
 		goto err_conn;
@@ -828,6 +879,7 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 err_conn:
 	put_cred(conn->cred);
 	put_pid(conn->pid);
+	mem_cgroup_put(conn->memcg);
 	kfree(conn);
 err_sock:
 	sock_release(sock);

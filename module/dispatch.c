@@ -169,7 +169,7 @@ void vl_call_reset_reply(struct varlink_call *call)
 
 	vl_jsonw_release(w);
 	vl_jsonw_init_buf(w, call->reply, sizeof(call->reply),
-			  vl_config.max_output, GFP_KERNEL);
+			  vl_config.max_output, GFP_KERNEL_ACCOUNT);
 	vl_jsonw_obj_open(w);
 	vl_jsonw_key(w, "parameters");
 	vl_jsonw_obj_open(w);
@@ -397,7 +397,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 			memset(params, 0, m->params_size);
 		} else {
 			atomic64_inc(&vl_stats.allocations);
-			heap = kzalloc(m->params_size, GFP_KERNEL);
+			heap = kzalloc(m->params_size, GFP_KERNEL_ACCOUNT);
 			params = heap;
 			if (!params) {
 				call_finish_for_provider(call, -ENOMEM);
@@ -440,7 +440,7 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
 
 	/* out of tokens, or too deep: only a parse with all can tell */
 	atomic64_inc(&vl_stats.allocations);
-	*heap = kvmalloc_array(ntoks, sizeof(**heap), GFP_KERNEL);
+	*heap = kvmalloc_array(ntoks, sizeof(**heap), GFP_KERNEL_ACCOUNT);
 	if (!*heap)
 		return -ENOMEM;
 	vl_json_init(js, *heap, ntoks);

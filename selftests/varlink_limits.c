@@ -11,8 +11,11 @@
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -519,6 +522,106 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
 		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("child %d", i);
 	}
 	EXPECT_EQ(0, served(NULL));
+}
+
+/*
+ * Kernel memory a client makes the server hold is charged to its memory
+ * cgroup: nobody, in a cgroup with memory.max = 2 MiB, opens 120
+ * connections and sends each 60 KiB of a message it never ends.  The
+ * server would hold 7.5 MiB of input buffers: the cgroup reaches its
+ * limit, and the connections are closed or the client is killed by the
+ * cgroup's OOM killer; root is served throughout.
+ */
+#define CG_ROOT		"/sys/fs/cgroup"
+#define CG		CG_ROOT "/vt-memcg"
+#define CG_CONNS	120
+#define CG_BYTES	60000
+
+static int memcg_child(int ready_fd, int go_fd)
+{
+	static char pad[CG_BYTES];
+	struct vt_conn *c = calloc(CG_CONNS, sizeof(*c));
+	char open_conns = 0, b;
+	int i;
+
+	memset(pad, ' ', sizeof(pad));
+	pad[0] = '{';
+	if (!c || write_file(CG "/cgroup.procs", "0") || become(65534))
+		return 40;
+	for (i = 0; i < CG_CONNS; i++) {
+		if (vt_open(&c[i]))
+			return 41;
+		/* the server may close it any time: a write error is fine */
+		vt_send_raw(&c[i], pad, sizeof(pad));
+	}
+	vt_sleep_ms(2000);
+	for (i = 0; i < CG_CONNS; i++)
+		open_conns += recv(c[i].fd, &b, 1, MSG_DONTWAIT | MSG_PEEK) < 0 &&
+			      errno == EAGAIN;
+	if (write(ready_fd, &open_conns, 1) != 1 || read(go_fd, &b, 1) != 0)
+		return 42;
+	return 0;
+}
+
+static long cg_value(const char *file, const char *key)
+{
+	char buf[4096], *p;
+	int fd = open(file, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	if (!key)
+		return atol(buf);
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ')
+			return atol(p + strlen(key) + 1);
+	return -1;
+}
+
+TEST_F_TIMEOUT(slow, memory_cgroup, 120)
+{
+	int ready[2], go[2], status;
+	char open_conns = -1;
+	long events, killed;
+	pid_t pid;
+
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL));
+	ASSERT_EQ(0, write_file(CG_ROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_EQ(0, mkdir(CG, 0755) && errno != EEXIST ? -errno : 0);
+	ASSERT_EQ(0, write_file(CG "/memory.max", "2M"));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(ready[0]);
+		close(go[1]);
+		_exit(memcg_child(ready[1], go[0]));
+	}
+	close(ready[1]);
+	close(go[0]);
+	/* no report if the OOM killer took it */
+	if (read(ready[0], &open_conns, 1) != 1)
+		open_conns = -1;
+	events = cg_value(CG "/memory.events", "max");
+	killed = cg_value(CG "/memory.events", "oom_kill");
+	TH_LOG("open %d of %d, memory.events max %ld oom_kill %ld, memory.peak %ld",
+	       open_conns, CG_CONNS, events, killed, cg_value(CG "/memory.peak", NULL));
+	EXPECT_LT(0, events);
+	EXPECT_TRUE(open_conns < CG_CONNS || killed > 0);
+	EXPECT_EQ(0, served(NULL));
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(killed > 0 || (WIFEXITED(status) && !WEXITSTATUS(status)))
+		TH_LOG("status %d", status);
+	EXPECT_EQ(0, rmdir(CG));
 }
 
 /*

@@ -429,7 +429,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	bool user_full = false;
 	unsigned long id;
 
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
 	m->call = call;
