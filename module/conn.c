@@ -123,6 +123,8 @@ DEFINE_STATIC_SRCU(senders_srcu);
  * set in /sys/kernel/debug/varlink/test_sender_delay_ms.
  */
 static u32 test_sender_delay_ms;
+/* and vl_call_cancel() waits so long before the cancel callback */
+u32 vl_test_cancel_delay_ms;
 static struct dentry *test_dir;
 #endif
 
@@ -921,6 +923,8 @@ int vl_conn_init(void)
 		test_dir = debugfs_create_dir("varlink", NULL);
 		debugfs_create_u32("test_sender_delay_ms", 0600, test_dir,
 				   &test_sender_delay_ms);
+		debugfs_create_u32("test_cancel_delay_ms", 0600, test_dir,
+				   &vl_test_cancel_delay_ms);
 	}
 #endif
 	return err;

@@ -17,6 +17,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
@@ -202,6 +203,9 @@ void vl_call_put(struct varlink_call *call)
 	if (!refcount_dec_and_test(&call->ref))
 		return;
 	vl_jsonw_release(&call->w);
+	/* before the interface reference: the provider is still there */
+	if (call->release)
+		call->release(call->cancel_data);
 	if (call->iface)
 		vl_iface_put(call->iface);
 	vl_conn_put(call->conn);
@@ -234,8 +238,14 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
 	else
 		cancel = call->cancel;
 	mutex_unlock(&call->lock);
-	if (cancel)
-		cancel(call, call->cancel_data);
+	if (!cancel)
+		return;
+#ifdef VARLINK_TEST_HOOKS
+	/* the final reply may come meanwhile: the tests make sure it does */
+	if (READ_ONCE(vl_test_cancel_delay_ms))
+		msleep(READ_ONCE(vl_test_cancel_delay_ms));
+#endif
+	cancel(call, call->cancel_data);
 }
 
 /* The callback returned without the final reply it owed: map its errno. */
@@ -693,7 +703,9 @@ EXPORT_SYMBOL_GPL(varlink_call_capable);
  * @cancel: called at most once, in process context, when the client goes
  *	away or the interface is unregistered before the final reply; it
  *	must not wait for itself to return
- * @data: passed to @cancel
+ * @release: NULL, or called once with @data when the call is freed: after
+ *	its final reply and after @cancel returned, whichever comes last
+ * @data: passed to @cancel and @release
  *
  * After @cancel ran, varlink_reply_continues() fails with -ECANCELED, and
  * the provider ends the call with exactly one varlink_reply() or
@@ -702,19 +714,23 @@ EXPORT_SYMBOL_GPL(varlink_call_capable);
  * called, @cancel runs right away.
  *
  * @cancel may run concurrently with the final reply sent from another
- * context, and even just after it: @data must stay valid until the
- * provider's module is unloaded (pass an id to look up under the
- * provider's own lock, not a pointer to per-call memory), and @cancel
- * must not touch @call once it finds the call already finished.
+ * context, or just after it.  With @release, the core owns @data from now
+ * on: it stays valid for @cancel whenever it runs, and the provider frees
+ * it in @release, never elsewhere.  The provider decides, under its own
+ * lock and in @data, which of @cancel and its other paths sends the final
+ * reply.  Without @release, @data must outlive the call by other means
+ * (an id looked up under the provider's lock, for example).  Both
+ * callbacks run before varlink_unregister_interface() returns.
  */
 void varlink_call_set_cancel(struct varlink_call *call,
 			     void (*cancel)(struct varlink_call *call, void *data),
-			     void *data)
+			     void (*release)(void *data), void *data)
 {
 	bool now;
 
 	mutex_lock(&call->lock);
 	call->cancel = cancel;
+	call->release = release;
 	call->cancel_data = data;
 	now = test_bit(VL_CALL_CANCELLED, &call->flags);
 	mutex_unlock(&call->lock);

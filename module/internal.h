@@ -125,6 +125,11 @@ int vl_registry_write_names(struct vl_jsonw *w);
 int vl_registry_write_idl(struct vl_jsonw *w, const char *name, size_t len);
 void vl_registry_exit(void);
 
+#ifdef VARLINK_TEST_HOOKS
+/* conn.c: delays the tests inject, in /sys/kernel/debug/varlink/ */
+extern u32 vl_test_cancel_delay_ms;
+#endif
+
 /* dispatch.c: one message, from its text to the callback */
 enum vl_call_flags {
 	VL_CALL_MORE,		/* called with "more" */
@@ -155,7 +160,8 @@ enum {
  * @flags: VL_CALL_*
  * @lock: serialises replies and the cancel callback's registration
  * @cancel: the provider's cancel callback, or NULL
- * @cancel_data: its argument
+ * @release: frees @cancel_data when the call is freed, or NULL
+ * @cancel_data: their argument
  * @iface_node: on @iface->calls while the call is not finished
  * @w: the next reply, written up to its parameters, an open object
  * @params: the decoded parameters, if they fit
@@ -177,6 +183,7 @@ struct varlink_call {
 	unsigned long flags;
 	struct mutex lock;	/* replies, cancel */
 	void (*cancel)(struct varlink_call *call, void *data);
+	void (*release)(void *data);
 	void *cancel_data;
 	struct list_head iface_node;
 	struct vl_jsonw w;

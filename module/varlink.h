@@ -170,7 +170,7 @@ bool varlink_call_is_caller(const struct varlink_call *call,
 void varlink_call_set_cancel(struct varlink_call *call,
 			     void (*cancel)(struct varlink_call *call,
 					    void *data),
-			     void *data);
+			     void (*release)(void *data), void *data);
 
 /*
  * Reply parameters: written into the call, then sent by varlink_reply(),

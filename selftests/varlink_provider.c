@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -971,6 +973,70 @@ TEST(descriptor_to_server)
 	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	vt_close(&c);
+}
+
+/*
+ * The cancel callback of a call that is finished meanwhile: the client
+ * of a Linger call goes away, the core decides to cancel it and waits
+ * (test_cancel_delay_ms, a debugfs knob of test builds); meanwhile
+ * Finish, on another connection, sends its final reply.  The cancel
+ * callback then runs after the final reply, and finds its data intact:
+ * the core frees it with the release callback (under KASAN on the debug
+ * kernel, a use-after-free would show).
+ */
+#define CANCEL_DELAY	"/sys/kernel/debug/varlink/test_cancel_delay_ms"
+
+static int set_cancel_delay(const char *ms)
+{
+	FILE *f = fopen(CANCEL_DELAY, "w");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fputs(ms, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -EIO;
+}
+
+TEST(cancel_after_final_reply)
+{
+	struct vt_conn a, b;
+	const char *msg, *late;
+	long before;
+	size_t len;
+
+	ASSERT_EQ(0, vt_open_ready(&b));
+	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	late = vt_json_find(msg, "parameters.late_cancels", &len);
+	ASSERT_NE(NULL, late);
+	before = atol(late);
+
+	ASSERT_EQ(0, set_cancel_delay("600"));
+	ASSERT_EQ(0, vt_open_ready(&a));
+	ASSERT_EQ(0, vt_send(&a, "{" M("Linger") "}"));
+	vt_sleep_ms(200);
+	vt_close(&a);		/* the cancel is decided, then waits */
+	vt_sleep_ms(200);
+	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.finished", "true")) TH_LOG("%s", msg);
+	vt_sleep_ms(800);	/* the cancel callback has run */
+	ASSERT_EQ(0, set_cancel_delay("0"));
+	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.finished", "false")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.late_cancels", vt_fmt("%ld", before + 1)))
+		TH_LOG("%s", msg);
+
+	/* and with no delay, a cancel that comes first sends the final reply */
+	ASSERT_EQ(0, vt_open_ready(&a));
+	ASSERT_EQ(0, vt_send(&a, "{" M("Linger") "}"));
+	vt_sleep_ms(200);
+	vt_close(&a);
+	vt_sleep_ms(200);
+	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.finished", "false")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.late_cancels", vt_fmt("%ld", before + 1)))
+		TH_LOG("%s", msg);
+	vt_close(&b);
 }
 
 /* The permission check comes before the callback: oneway or not. */

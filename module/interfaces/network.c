@@ -465,7 +465,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	 * ends the stream, so the call is still ours to set the callback
 	 * on.  It runs right away if the client is gone already.
 	 */
-	varlink_call_set_cancel(call, network_monitor_cancel, (void *)id);
+	varlink_call_set_cancel(call, network_monitor_cancel, NULL, (void *)id);
 
 	rtnl_lock();
 	mutex_lock(&network_lock);

@@ -201,6 +201,15 @@ static const char test_idl[] =
 "# Declared here, but the module does not implement it.\n"
 "method Unimplemented() -> ()\n"
 "\n"
+"# A call that waits for Finish, called on another connection, with a\n"
+"# cancel callback whose data the core frees (a release callback).  One\n"
+"# at a time: another gets a SystemError (EBUSY).\n"
+"method Linger() -> ()\n"
+"\n"
+"# Finish the Linger call, if there is one; and how many cancel callbacks\n"
+"# of Linger calls ran after their final reply, finding their data intact.\n"
+"method Finish() -> (finished: bool, late_cancels: int)\n"
+"\n"
 "# Monitor and Defer calls not finished yet, and the counter of Counter.\n"
 "method Status() -> (monitors: int, deferred: int, counter: int)\n"
 "\n"
@@ -314,6 +323,95 @@ static int test_reply(struct varlink_call *call)
 {
 	varlink_reply(call);
 	return 0;
+}
+
+/*
+ * Linger and Finish: the release contract of varlink_call_set_cancel().
+ * The data of a Linger call is a struct test_linger that only its
+ * release callback frees, so its cancel callback may find it whenever it
+ * runs, even after the final reply.  @done, under test_lock, says whether
+ * the final reply was sent, by Finish or by the cancel callback.
+ */
+struct test_linger {
+	struct varlink_call *call;
+	bool done;
+};
+
+static struct test_linger *test_lingering;	/* under test_lock */
+static atomic_t test_late_cancels = ATOMIC_INIT(0);
+
+/*
+ * Under test_lock: claim the final reply of @tl; true if it is the
+ * caller's to send.  Until it is sent, @tl cannot be released.
+ */
+static bool test_linger_claim(struct test_linger *tl)
+{
+	bool mine = !tl->done;
+
+	tl->done = true;
+	if (test_lingering == tl)
+		test_lingering = NULL;
+	return mine;
+}
+
+static void test_linger_cancel(struct varlink_call *call, void *data)
+{
+	struct test_linger *tl = data;	/* valid: only the release frees it */
+	unsigned long flags;
+	bool mine;
+
+	spin_lock_irqsave(&test_lock, flags);
+	mine = test_linger_claim(tl);
+	spin_unlock_irqrestore(&test_lock, flags);
+	if (mine)
+		varlink_reply(call);
+	else
+		atomic_inc(&test_late_cancels);
+}
+
+static void test_linger_release(void *data)
+{
+	kfree(data);
+}
+
+static int test_linger(struct varlink_call *call, const void *params)
+{
+	struct test_linger *tl = kzalloc(sizeof(*tl), GFP_KERNEL);
+	unsigned long flags;
+	bool busy;
+
+	if (!tl)
+		return -ENOMEM;
+	tl->call = call;
+	spin_lock_irqsave(&test_lock, flags);
+	busy = test_lingering;
+	if (!busy)
+		test_lingering = tl;
+	spin_unlock_irqrestore(&test_lock, flags);
+	if (busy) {
+		kfree(tl);
+		return -EBUSY;
+	}
+	varlink_call_set_cancel(call, test_linger_cancel, test_linger_release, tl);
+	return -EINPROGRESS;
+}
+
+static int test_finish(struct varlink_call *call, const void *params)
+{
+	struct test_linger *tl;
+	unsigned long flags;
+
+	spin_lock_irqsave(&test_lock, flags);
+	tl = test_lingering;
+	if (tl && !test_linger_claim(tl))
+		tl = NULL;
+	spin_unlock_irqrestore(&test_lock, flags);
+	/* claimed: @tl stays until this final reply */
+	if (tl)
+		varlink_reply(tl->call);
+	varlink_put_bool(call, "finished", tl);
+	varlink_put_s64(call, "late_cancels", atomic_read(&test_late_cancels));
+	return test_reply(call);
 }
 
 /* Ping() -> () */
@@ -625,7 +723,7 @@ static int test_monitor(struct varlink_call *call, const void *params)
 	atomic_inc(&test_monitors_active);
 	test_work_add(tw);
 	/* may run the callback at once if the client is already gone */
-	varlink_call_set_cancel(call, test_work_cancel, (void *)tw->id);
+	varlink_call_set_cancel(call, test_work_cancel, NULL, (void *)tw->id);
 	queue_delayed_work(test_wq, &tw->work, 0);
 	return -EINPROGRESS;
 }
@@ -882,6 +980,8 @@ static const struct varlink_method test_methods[] = {
 		.flags = VARLINK_FAST,
 	},
 	{ .name = "Unimplemented", .call = NULL },
+	{ .name = "Linger", .call = test_linger },
+	{ .name = "Finish", .call = test_finish },
 	{ .name = "Status", .call = test_status, .flags = VARLINK_FAST },
 };
 
