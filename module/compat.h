@@ -36,12 +36,25 @@
 
 /*
  * 7.x moved a task's dumpability, and the user namespace that rules
- * it, from its mm to task->exec_state.  Whether @task is dumpable by
- * its owner; *@ns gets the namespace CAP_SYS_PTRACE overrides it in.
- * Called with task_lock(@task) and rcu_read_lock() held.  A feature
- * test: the release that made the change is not pinned down here.
+ * it, from its mm to task->exec_state; <linux/sched/coredump.h> lost
+ * SUID_DUMP_USER then, which tells the two apart.  Whether @task is
+ * dumpable by its owner; *@ns gets the namespace CAP_SYS_PTRACE
+ * overrides it in.  Called with task_lock(@task) and rcu_read_lock().
  */
-#if __has_include("linux/sched/exec_state.h")
+#include <linux/mm_types.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+
+#ifdef SUID_DUMP_USER
+static inline bool vl_task_dumpable(struct task_struct *task,
+				    struct user_namespace **ns)
+{
+	struct mm_struct *mm = task->mm;
+
+	*ns = mm ? mm->user_ns : NULL;
+	return !mm || get_dumpable(mm) == SUID_DUMP_USER;
+}
+#else
 #include <linux/sched/exec_state.h>
 
 static inline bool vl_task_dumpable(struct task_struct *task,
@@ -51,19 +64,6 @@ static inline bool vl_task_dumpable(struct task_struct *task,
 
 	*ns = es->user_ns;
 	return es->dumpable == TASK_DUMPABLE_OWNER;
-}
-#else
-#include <linux/mm_types.h>
-#include <linux/sched.h>
-#include <linux/sched/coredump.h>
-
-static inline bool vl_task_dumpable(struct task_struct *task,
-				    struct user_namespace **ns)
-{
-	struct mm_struct *mm = task->mm;
-
-	*ns = mm ? mm->user_ns : NULL;
-	return !mm || get_dumpable(mm) == SUID_DUMP_USER;
 }
 #endif
 

@@ -243,7 +243,7 @@ static int refused(struct vt_conn *c, int max)
 	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_is_error(msg, TOO_MANY) ||
 	    !vt_json_is(msg, "parameters.max", vt_fmt("%d", max)) ||
 	    vt_closed(c, VT_TIMEOUT_MS) != 1) {
-		fprintf(stderr, "# not refused as expected: '%s'\n", msg);
+		fprintf(stderr, "# expected TooManyConnections, got '%s'\n", msg);
 		return -1;
 	}
 	return 0;

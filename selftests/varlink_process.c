@@ -411,7 +411,7 @@ static int as_nobody_visible(void *arg)
 
 TEST(hidepid_invisible)
 {
-	struct visible v = { .pids = { 1, 2, getpid() } , .n = 3 };
+	struct visible v = { .pids = { 1, 2, getpid() }, .n = 3 };
 	int go[2], status;
 	pid_t child;
 	char b;

@@ -963,11 +963,8 @@ TEST(descriptor_to_server)
 
 	ASSERT_EQ(0, vt_open_ready(&c));
 	err = send_fd(c.fd, 0);
-	if (err) {
-		EXPECT_EQ(-EPERM, err);
-	} else {
-		EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS));
-	}
+	EXPECT_TRUE(err ? err == -EPERM : vt_closed(&c, VT_TIMEOUT_MS) == 1)
+		TH_LOG("sending a descriptor: %s", strerror(-err));
 	vt_close(&c);
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
