@@ -148,17 +148,6 @@ TEST_F_TIMEOUT(core, unload_with_clients, 120)
  */
 #define DELAY_PARAM	"/sys/kernel/debug/varlink/test_sender_delay_ms"
 
-static int write_param(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fputs(val, f) >= 0;
-	return fclose(f) == 0 && ok ? 0 : -EIO;
-}
-
 TEST_F_TIMEOUT(core, unload_racing_a_sender, 120)
 {
 	long long t0, waited;
@@ -170,7 +159,7 @@ TEST_F_TIMEOUT(core, unload_racing_a_sender, 120)
 
 	vt_close(&self->idle);
 	ASSERT_EQ(0, unload_providers());
-	ASSERT_EQ(0, write_param(DELAY_PARAM, "1500"));
+	ASSERT_EQ(0, vt_write_file(DELAY_PARAM, "1500"));
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, pipe(out));
 	pid = fork();

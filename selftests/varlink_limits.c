@@ -25,14 +25,6 @@
 #define M(name)		"\"method\":\"" VT_IFACE "." name "\""
 #define STATUS		"{" M("Status") "}"
 
-static int become(int uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-	    setresuid(uid, uid, uid))
-		return -errno;
-	return 0;
-}
-
 /* For tests that need more than the default 30 s on the debug kernel */
 FIXTURE(slow) {
 };
@@ -261,7 +253,7 @@ static int per_uid_child(int limit, int ready_fd, int go_fd)
 	char b = 0;
 	int i;
 
-	if (!c || become(4242))
+	if (!c || vt_become(4242))
 		return 10;
 	for (i = 0; i < limit; i++) {
 		if (vt_open(&c[i]))
@@ -352,7 +344,7 @@ static int userns_owner(int per_uid, int sync_fd, int ready_fd, int go_fd)
 	pid_t pids[3];
 	char b;
 
-	if (become(4343) || unshare(CLONE_NEWUSER))
+	if (vt_become(4343) || unshare(CLONE_NEWUSER))
 		return 30;
 	/* the maps are written by root, then we are root of the namespace */
 	if (write(sync_fd, "", 1) != 1 || read(sync_fd, &b, 1) != 1)
@@ -368,17 +360,6 @@ static int userns_owner(int per_uid, int sync_fd, int ready_fd, int go_fd)
 	for (i = 0; i < 3; i++)
 		bad |= waitpid(pids[i], &status, 0) != pids[i] || status;
 	return bad ? 33 : 0;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY), ok;
-
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
-	close(fd);
-	return ok ? 0 : -EIO;
 }
 
 TEST_F_TIMEOUT(slow, connections_user_namespace, 120)
@@ -400,9 +381,9 @@ TEST_F_TIMEOUT(slow, connections_user_namespace, 120)
 	close(go[0]);
 	close(ready[1]);
 	ASSERT_EQ(1, read(sync[0], &b, 1));
-	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/uid_map", pid), "0 200000 100\n"));
-	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/setgroups", pid), "deny"));
-	ASSERT_EQ(0, write_file(vt_fmt("/proc/%d/gid_map", pid), "0 200000 100\n"));
+	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/uid_map", pid), "0 200000 100\n"));
+	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny"));
+	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/gid_map", pid), "0 200000 100\n"));
 	ASSERT_EQ(1, write(sync[0], "", 1));
 
 	for (i = 0; i < 3; i++) {
@@ -435,7 +416,7 @@ static int total_child(int user, int n, int ready_fd, int go_fd)
 	char ret = 0;
 	int i;
 
-	if (!c || become(6000 + user))
+	if (!c || vt_become(6000 + user))
 		ret = 10;
 	for (i = 0; !ret && i < n; i++) {
 		if (vt_open(&c[i]) || vt_send(&c[i], VT_PING))
@@ -489,7 +470,7 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
 	pids[children] = fork();
 	ASSERT_LE(0, pids[children]);
 	if (!pids[children]) {
-		if (become(7777) || vt_open(&c))
+		if (vt_become(7777) || vt_open(&c))
 			_exit(1);
 		_exit(refused(&c, shared) ? 2 : 0);
 	}
@@ -546,7 +527,7 @@ static int memcg_child(int ready_fd, int go_fd)
 
 	memset(pad, ' ', sizeof(pad));
 	pad[0] = '{';
-	if (!c || write_file(CG "/cgroup.procs", "0") || become(65534))
+	if (!c || vt_write_file(CG "/cgroup.procs", "0") || vt_become(65534))
 		return 40;
 	for (i = 0; i < CG_CONNS; i++) {
 		if (vt_open(&c[i]))
@@ -593,9 +574,9 @@ TEST_F_TIMEOUT(slow, memory_cgroup, 120)
 
 	if (access(CG_ROOT "/cgroup.controllers", F_OK))
 		ASSERT_EQ(0, mount("cgroup2", CG_ROOT, "cgroup2", 0, NULL));
-	ASSERT_EQ(0, write_file(CG_ROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_EQ(0, vt_write_file(CG_ROOT "/cgroup.subtree_control", "+memory"));
 	ASSERT_EQ(0, mkdir(CG, 0755) && errno != EEXIST ? -errno : 0);
-	ASSERT_EQ(0, write_file(CG "/memory.max", "2M"));
+	ASSERT_EQ(0, vt_write_file(CG "/memory.max", "2M"));
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
 	pid = fork();
@@ -737,7 +718,7 @@ static int clients_child(int user, int ready_fd, int go_fd)
 	char b = 0;
 	int i;
 
-	if (!c || become(5000 + user))
+	if (!c || vt_become(5000 + user))
 		return 10;
 	for (i = 0; i < CLIENTS_PER_USER; i++)
 		if (vt_open(&c[i]))

@@ -1103,14 +1103,6 @@ struct sharer {
 #define PER_USER	8
 #define RESERVE		(MAX_MONITORS / 8)
 
-static int become(uid_t uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-	    setresuid(uid, uid, uid))
-		return -errno;
-	return 0;
-}
-
 /*
  * Wait until no connection is left but the fixture's: no stream of an
  * earlier test is left then, as the core ends a connection's call before
@@ -1202,7 +1194,7 @@ static int share_child(uid_t uid, int want, bool userns, int report,
 	bool told = false;
 	char b = 0;
 
-	if (!c || become(uid)) {
+	if (!c || vt_become(uid)) {
 		snprintf(s.problem, sizeof(s.problem), "become %u: %m", uid);
 	} else if (userns && unshare(CLONE_NEWUSER)) {
 		snprintf(s.problem, sizeof(s.problem), "unshare: %m");
@@ -1228,29 +1220,15 @@ static int share_child(uid_t uid, int want, bool userns, int report,
 	return 0;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : n < 0 ? n : -EIO;
-}
-
 /* Map uids and gids 0-999 of @pid's namespace to 100000-100999. */
 static int userns_map(pid_t pid)
 {
-	int err = write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
+	int err = vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
 
 	if (!err)
-		err = write_file(vt_fmt("/proc/%d/uid_map", pid), "0 100000 1000\n");
+		err = vt_write_file(vt_fmt("/proc/%d/uid_map", pid), "0 100000 1000\n");
 	if (!err)
-		err = write_file(vt_fmt("/proc/%d/gid_map", pid), "0 100000 1000\n");
+		err = vt_write_file(vt_fmt("/proc/%d/gid_map", pid), "0 100000 1000\n");
 	return err;
 }
 

@@ -747,14 +747,6 @@ FIXTURE_VARIANT_ADD(privileged, root_then_nobody) {
 	.connect_as = -1, .drop_after = 1, .denied = 1, .uid = 0,
 };
 
-static int become(int uid)
-{
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-	    setresuid(uid, uid, uid))
-		return -errno;
-	return 0;
-}
-
 static int drop_sys_admin(void)
 {
 	struct __user_cap_header_struct hdr = {
@@ -777,10 +769,10 @@ FIXTURE_SETUP(privileged)
 	if (variant->drop_cap)
 		ASSERT_EQ(0, drop_sys_admin());
 	if (variant->connect_as >= 0)
-		ASSERT_EQ(0, become(variant->connect_as));
+		ASSERT_EQ(0, vt_become(variant->connect_as));
 	ASSERT_EQ(0, vt_open_ready(&self->c));
 	if (variant->drop_after)
-		ASSERT_EQ(0, become(65534));
+		ASSERT_EQ(0, vt_become(65534));
 }
 
 FIXTURE_TEARDOWN(privileged)
@@ -882,7 +874,7 @@ static void passed(struct __test_metadata *_metadata, int opener, int sender)
 	if (!pid) {
 		struct vt_conn o;
 
-		if (become(opener) || vt_open_ready(&o) || send_fd(sp[1], o.fd))
+		if (vt_become(opener) || vt_open_ready(&o) || send_fd(sp[1], o.fd))
 			_exit(1);
 		_exit(0);
 	}
@@ -891,7 +883,7 @@ static void passed(struct __test_metadata *_metadata, int opener, int sender)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
 	if (sender)
-		ASSERT_EQ(0, become(sender));
+		ASSERT_EQ(0, vt_become(sender));
 	vt_init(&c);
 	c.fd = fd;
 	ASSERT_EQ(1, vt_call(&c, "{" M("Privileged") "}", &msg));
@@ -933,7 +925,7 @@ TEST(privileged_two_writers)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (become(65534) || write(c.fd, head, strlen(head)) != strlen(head))
+		if (vt_become(65534) || write(c.fd, head, strlen(head)) != strlen(head))
 			_exit(1);
 		_exit(write(go[1], "", 1) == 1 ? 0 : 2);
 	}
@@ -983,17 +975,6 @@ TEST(descriptor_to_server)
  */
 #define CANCEL_DELAY	"/sys/kernel/debug/varlink/test_cancel_delay_ms"
 
-static int set_cancel_delay(const char *ms)
-{
-	FILE *f = fopen(CANCEL_DELAY, "w");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fputs(ms, f) >= 0;
-	return fclose(f) == 0 && ok ? 0 : -EIO;
-}
-
 TEST(cancel_after_final_reply)
 {
 	struct vt_conn a, b;
@@ -1008,7 +989,7 @@ TEST(cancel_after_final_reply)
 	ASSERT_NE(NULL, late);
 	before = atol(late);
 
-	ASSERT_EQ(0, set_cancel_delay("600"));
+	ASSERT_EQ(0, vt_write_file(CANCEL_DELAY, "600"));
 	ASSERT_EQ(0, vt_open_ready(&a));
 	ASSERT_EQ(0, vt_send(&a, "{" M("Linger") "}"));
 	vt_sleep_ms(200);
@@ -1017,7 +998,7 @@ TEST(cancel_after_final_reply)
 	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.finished", "true")) TH_LOG("%s", msg);
 	vt_sleep_ms(800);	/* the cancel callback has run */
-	ASSERT_EQ(0, set_cancel_delay("0"));
+	ASSERT_EQ(0, vt_write_file(CANCEL_DELAY, "0"));
 	ASSERT_EQ(1, vt_call(&b, "{" M("Finish") "}", &msg));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.finished", "false")) TH_LOG("%s", msg);
 	EXPECT_TRUE(vt_json_is(msg, "parameters.late_cancels", vt_fmt("%ld", before + 1)))
@@ -1042,7 +1023,7 @@ TEST(privileged_oneway_denied)
 	struct vt_conn c;
 	const char *msg;
 
-	ASSERT_EQ(0, become(65534));
+	ASSERT_EQ(0, vt_become(65534));
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, vt_send(&c, "{" M("Privileged") ",\"oneway\":true}"));
 	ASSERT_EQ(1, vt_call(&c, "{" M("Privileged") ",\"more\":true}", &msg));

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -737,6 +738,33 @@ static inline int vt_module_holders(const char *name, char (*names)[64], int max
 	}
 	closedir(dir);
 	return n;
+}
+
+/*
+ * Become @uid, with @uid as its only group: real, effective and saved
+ * ids, no supplementary groups.  Returns 0 or -errno.
+ */
+static inline int vt_become(unsigned int uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+/* Write @text to the file at @path (sysfs, debugfs, procfs, cgroupfs). */
+static inline int vt_write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : n < 0 ? n : -EIO;
 }
 
 /* Whether the listening socket is in /proc/net/unix. */
