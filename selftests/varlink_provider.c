@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -904,6 +905,95 @@ TEST(privileged_passed_to_nobody)
 TEST(privileged_passed_to_root)
 {
 	passed(_metadata, 65534, 0);
+}
+
+/*
+ * A sender that executes a set-user-ID-root program after writing its
+ * call lends that call nothing: when the call is read, the writer's uids
+ * are no longer those it wrote with.  Root's connection is busy with a
+ * Defer call while nobody, holding it too, writes a privileged call and
+ * executes a set-user-ID-root copy of this test, which waits in
+ * suid_wait() until the call was answered.
+ */
+#define SUID_COPY	"/tmp/vt-provider-suid"
+#define SUID_ENV	"VT_SUID_WAIT_FD"
+
+/* In the set-user-ID copy: say so on the fd named, wait, and go. */
+__attribute__((constructor)) static void suid_wait(void)
+{
+	const char *fd = getenv(SUID_ENV);
+	char b = geteuid() == 0 && getuid() != 0;
+
+	if (!fd)
+		return;
+	if (write(atoi(fd), &b, 1) == 1)
+		sleep(3);
+	_exit(0);
+}
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out, ok = 1;
+	ssize_t n;
+
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+	if (in < 0 || out < 0)
+		return -errno;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ok &= write(out, buf, n) == n;
+	close(in);
+	ok &= !fchmod(out, mode);
+	close(out);
+	return ok && !n ? 0 : -EIO;
+}
+
+TEST(privileged_sender_exec_setuid)
+{
+	int status, p[2];
+	struct vt_conn c;
+	struct stat root;
+	const char *msg;
+	pid_t pid;
+	char b = 0;
+
+	ASSERT_EQ(0, copy_file("/proc/self/exe", SUID_COPY, 04755));
+	/* the initramfs's / may be closed to others: nobody must reach /tmp */
+	ASSERT_EQ(0, stat("/", &root));
+	ASSERT_EQ(0, chmod("/", 0755));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, "{" M("Defer") ",\"parameters\":{\"delay_ms\":1000}}"));
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *argv[] = { SUID_COPY, NULL };
+
+		if (vt_become(65534) || vt_send(&c, "{" M("Privileged") "}") ||
+		    setenv(SUID_ENV, vt_fmt("%d", p[1]), 1))
+			_exit(1);
+		execv(SUID_COPY, argv);
+		_exit(2);
+	}
+	close(p[1]);
+	/* the writer now runs set-user-ID root, before its call is read */
+	if (read(p[0], &b, 1) != 1)
+		b = -1;
+	chmod("/", root.st_mode & 07777);
+	if (b < 0) {
+		waitpid(pid, &status, 0);
+		ASSERT_TRUE(0) TH_LOG("the writer did not get there: status %d", status);
+	}
+	EXPECT_EQ(1, b) TH_LOG("the copy did not run set-user-ID root");
+	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
+	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("%s", msg);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	vt_close(&c);
+	unlink(SUID_COPY);
 }
 
 /*
