@@ -967,12 +967,10 @@ TEST(privileged_sender_exec_setuid)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		char *argv[] = { SUID_COPY, NULL };
-
 		if (vt_become(65534) || vt_send(&c, "{" M("Privileged") "}") ||
 		    setenv(SUID_ENV, vt_fmt("%d", p[1]), 1))
 			_exit(1);
-		execv(SUID_COPY, argv);
+		execl(SUID_COPY, SUID_COPY, (char *)NULL);
 		_exit(2);
 	}
 	close(p[1]);
