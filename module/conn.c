@@ -24,8 +24,8 @@
  * cgroup made the active one while the connection is served or sent to),
  * so that a client cannot pin kernel memory past its cgroup's limit; a
  * charge that fails closes the connection.  An idle connection holds no
- * buffer.  Input and output buffers
- * up to VL_CONN_BUF come from a per-CPU cache (cache.c), and a reply goes
+ * buffer.  Input and output buffers up to VL_CONN_BUF come from a
+ * per-CPU cache (cache.c), and a reply goes
  * from the call's own buffer straight to the socket: only what the socket
  * does not take at once is copied to the output queue.
  *
@@ -47,13 +47,13 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
-#include <linux/net.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/memcontrol.h>
+#include <linux/net.h>
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
-#include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/uio.h>

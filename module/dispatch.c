@@ -704,7 +704,9 @@ EXPORT_SYMBOL_GPL(varlink_call_capable);
  *	away or the interface is unregistered before the final reply; it
  *	must not wait for itself to return
  * @release: NULL, or called once with @data when the call is freed: after
- *	its final reply and after @cancel returned, whichever comes last
+ *	its final reply and after @cancel returned, whichever comes last, in
+ *	process context, maybe from inside varlink_reply() or varlink_error():
+ *	it must not take a lock held around those (kfree() and the like)
  * @data: passed to @cancel and @release
  *
  * After @cancel ran, varlink_reply_continues() fails with -ECANCELED, and
