@@ -1011,8 +1011,9 @@ static int call_send(struct varlink_call *call, const char *error,
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if the call was not made with "more" (nothing is
- * sent); -ECANCELED once the call was cancelled (finish the call; the
- * parameters written for this reply are dropped); -ENOBUFS if the client
+ * sent); -ECANCELED once the call was cancelled (finish the call: the
+ * parameters written for this reply stay written, and varlink_reply()
+ * sends them as the final reply); -ENOBUFS if the client
  * does not read its replies, -ECONNRESET or -EPIPE if it is gone (its
  * connection is closed: finish the call); or the error of a
  * varlink_put_*() call.
@@ -1031,8 +1032,6 @@ int varlink_reply_continues(struct varlink_call *call)
 		err = -ECANCELED;
 	else
 		err = call_send(call, NULL, true);
-	if (err == -ECANCELED)
-		vl_call_reset_reply(call);	/* not the final reply's */
 	mutex_unlock(&call->lock);
 	return err;
 }

@@ -5,7 +5,10 @@
  *
  * The listening socket's ->sk_data_ready() runs in the connecting task
  * (AF_UNIX calls it after dropping its own locks), but it must not sleep,
- * so it only queues accept_work, which accepts until -EAGAIN.
+ * so it only queues accept_work, which accepts until -EAGAIN.  An accept
+ * that fails otherwise (no memory for the new socket) leaves the
+ * connection in the backlog and is tried again a little later: no new
+ * client may come to wake the listener.
  */
 #include <linux/net.h>
 #include <linux/un.h>
@@ -21,7 +24,7 @@
 struct vl_server {
 	struct socket *listener;
 	struct workqueue_struct *wq;
-	struct work_struct accept_work;
+	struct delayed_work accept_work;
 	void (*saved_data_ready)(struct sock *sk);
 	char name[UNIX_PATH_MAX];
 };
@@ -35,13 +38,14 @@ static void listen_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	srv = sk->sk_user_data;
 	if (srv && sk->sk_state == TCP_LISTEN)
-		queue_work(srv->wq, &srv->accept_work);
+		mod_delayed_work(srv->wq, &srv->accept_work, 0);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 static void accept_work(struct work_struct *work)
 {
-	struct vl_server *srv = container_of(work, struct vl_server, accept_work);
+	struct vl_server *srv = container_of(to_delayed_work(work),
+					     struct vl_server, accept_work);
 	struct socket *sock;
 	int err;
 
@@ -51,8 +55,10 @@ static void accept_work(struct work_struct *work)
 			break;
 		vl_conn_create(sock, srv->wq);
 	}
-	if (err != -EAGAIN)
-		pr_warn_ratelimited("accept failed: %d\n", err);
+	if (err != -EAGAIN) {
+		pr_warn_ratelimited("accept failed: %d; trying again\n", err);
+		mod_delayed_work(srv->wq, &srv->accept_work, HZ / 10);
+	}
 }
 
 static void listener_set_callbacks(struct vl_server *srv)
@@ -99,7 +105,7 @@ int vl_server_start(const char *name)
 	int err;
 
 	strscpy(srv->name, name, sizeof(srv->name));
-	INIT_WORK(&srv->accept_work, accept_work);
+	INIT_DELAYED_WORK(&srv->accept_work, accept_work);
 
 	/* unbound: connections are served in parallel on all CPUs */
 	srv->wq = alloc_workqueue("varlink", WQ_UNBOUND, 0);
@@ -158,7 +164,7 @@ void vl_server_stop(void)
 	struct vl_server *srv = &server;
 
 	listener_restore_callbacks(srv);
-	cancel_work_sync(&srv->accept_work);
+	cancel_delayed_work_sync(&srv->accept_work);
 	sock_release(srv->listener);
 	srv->listener = NULL;
 	vl_conn_shutdown_all();
