@@ -6,7 +6,10 @@
 # make install    modules_install and depmod
 # make lint       checkpatch --strict and sparse, fails on any finding
 # make check      every test: lint, DKMS, host tests, KUnit and kselftests
-#                 in qemu on kernels 6.1, 6.12, 7.3 and a debug 6.1
+#                 in qemu on kernels 6.1, 6.12, 7.3, a debug 6.1 (KASAN)
+#                 and a KCSAN 6.1
+# make check-long make check, and the fault run: the selftests while
+#                 failslab fails allocations of our modules (debug 6.1)
 # make run        boot the stock kernel with the module and show a demo
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
@@ -39,6 +42,9 @@ lint:
 check:
 	scripts/check.sh
 
+check-long:
+	scripts/check.sh --long
+
 run:
 	scripts/run.sh
 
@@ -57,4 +63,4 @@ bench-json:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules install clean lint check run host-test fuzz bench-json bench
+.PHONY: all modules install clean lint check check-long run host-test fuzz bench-json bench

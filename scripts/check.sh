@@ -1,21 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: every test of the project, summed up.
+# Usage: check.sh [--long]
 #
 # lint, DKMS builds, the host build of the protocol core, a short fuzz
 # run, then the VM runs: the selftests on the stock kernel (6.1), on 6.12
-# and on 7.3, KUnit and the selftests on the debug kernel, each followed
-# by unload, kmemleak, lockdep and taint checks in the guest and a scan
-# of the console log for kernel splats.
+# and on 7.3, KUnit and the selftests on the debug kernel (KASAN), the
+# concurrent selftests on the kcsan kernel (KCSAN), each followed by
+# unload, kmemleak, lockdep and taint checks in the guest and a scan of
+# the console log for kernel splats.  --long (make check-long) adds the
+# fault run: selftests while failslab fails allocations of our modules,
+# on the debug kernel, with the table of the call sites hit.
 # Prints TAP for every test and ends with "N passed, N failed".
 #
-# Environment: KERNELS="stock 6.12 7.3 debug" picks the VM runs,
-# FUZZ_SECONDS the time per fuzz target (0 skips fuzzing), KVARLINK_OUT
-# the output dir.
+# Environment: KERNELS="stock 6.12 7.3 debug kcsan fault" picks the VM
+# runs (fault is the fault run), FUZZ_SECONDS the time per fuzz target (0
+# skips fuzzing), KVARLINK_OUT the output dir.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KERNELS=${KERNELS:-stock 6.12 7.3 debug}
+long=
+[ "${1:-}" = --long ] && long=" fault"
+KERNELS=${KERNELS:-stock 6.12 7.3 debug kcsan$long}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 passed=0 failed=0 n=0
 
@@ -91,13 +97,50 @@ tally $? "run: make run shows the demo and exits 0"
 tr -d '\r' <"$KVARLINK_OUT/run.log" | grep -q ' @org\.kernel\.varlink$'
 tally $? "run: the demo shows the listening socket"
 
-splats='BUG:|WARNING:|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|rcu.*stall|Call Trace:'
+splats='BUG:|WARNING:|KCSAN:|FAULT_INJECTION|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|rcu.*stall|Call Trace:'
 kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
 
+# The table of the fault run: how many injected failures hit each call
+# site, by the first frame of our modules in their stacks, what that
+# frame called, and the function that asked the slab allocator.
+fault_table() {
+	local dir=$1 injected dumped
+	injected=$(cat "$dir"/sections/fault-* 2>/dev/null |
+		sed -n 's/^# injected=\([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
+	dumped=$(cat "$dir"/sections/faults-* 2>/dev/null | grep -c '^fault ')
+	echo "# $injected allocations failed on purpose; $dumped dumped their stack (the others were __GFP_NOWARN):"
+	cat "$dir"/sections/faults-* 2>/dev/null | awk '
+		$1 != "fault" { next }
+		{
+			site = "(none of ours)"; via = "-"; alloc = "-"
+			for (i = 4; i <= NF; i++) {
+				if (alloc == "-" && $i !~ /^_*(kmalloc|kmem_cache|kvmalloc|slab)/)
+					alloc = $i
+				if ($i ~ /\[varlink/) {
+					site = $i
+					via = i > 4 ? $(i - 1) : "-"
+					break
+				}
+			}
+			if (alloc == site)
+				alloc = "-"
+			n[sprintf("%-40s %-24s %s", site, via, alloc)]++
+		}
+		END {
+			printf "%6s  %-40s %-24s %s\n", "count", "site (first frame of ours)", "it called", "which allocated"
+			for (k in n)
+				printf "%6d  %s\n", n[k], k | "sort -k1,1nr"
+		}' | sed 's/^/#   /'
+	[ "$injected" -gt 0 ] && [ "$dumped" -gt 0 ]
+}
+
 for kernel in $KERNELS; do
-	section "$kernel kernel"
 	dir="$KVARLINK_OUT/vm-$kernel"
-	"$KVARLINK_TOP/scripts/vm.sh" "$kernel" check "$dir" >"$dir.log" 2>&1
+	case "$kernel" in
+	fault) run=(debug fault); section "fault run, debug kernel" ;;
+	*) run=("$kernel" check); section "$kernel kernel" ;;
+	esac
+	"$KVARLINK_TOP/scripts/vm.sh" "${run[@]}" "$dir" >"$dir.log" 2>&1
 	status=$?
 	sed 's/^/# /' "$dir.log"
 	tally $status "$kernel: build, boot and run"
@@ -141,6 +184,47 @@ for kernel in $KERNELS; do
 		grep -qx '# exit=0' "$f"
 		tally $? "$kernel: $t exits 0"
 	done
+
+	# The fault run: varlink_fault must pass; the other selftests are
+	# expected to fail calls under injection, and only have to end.
+	for f in "$dir"/sections/fault-*; do
+		[ -e "$f" ] || continue
+		t=${f##*/fault-}
+		status=$(sed -n 's/^# exit=//p' "$f")
+		if [ "$t" = varlink_fault ]; then
+			grep -v '^ok ' "$f" | grep -v '^#  *\(RUN\|OK\)' | sed 's/^/# /'
+			tally_tap "$kernel: $t" "$f"
+			[ "$status" = 0 ]
+			tally $? "$kernel: $t exits 0"
+		else
+			grep '^# \(Totals\|injected\)' "$f"
+			grep -c 'Test terminated by timeout' "$f" | sed 's/^/# tests that ran out of time: /'
+			[ -n "$status" ] && [ "$status" -lt 124 ]
+			tally $? "$kernel: $t ends by itself under injection (exit ${status:-none})"
+		fi
+	done
+	# The KCSAN kernel: the race detector was on and watched, and
+	# reported no race (its data_races count also has the conflicts that
+	# changed no value, which are not reported); its reports whole, from
+	# the kernel log, in kcsan.txt.
+	if grep -q '^kcsan: enabled: 1' "$result"; then
+		grep '^kcsan: ' "$result" | sed 's/^/# /'
+		grep -q '^kcsan: setup_watchpoints: [1-9]' "$result"
+		tally $? "$kernel: KCSAN was on and set up watchpoints"
+		cp "$dir/sections/kcsan-reports" "$dir/kcsan.txt" 2>/dev/null || : >"$dir/kcsan.txt"
+		if grep -q 'BUG: KCSAN:' "$dir/kcsan.txt"; then
+			echo "# $(grep -c 'BUG: KCSAN:' "$dir/kcsan.txt") KCSAN reports, in $dir/kcsan.txt:"
+			sed 's/^/# /' "$dir/kcsan.txt" | head -n 400
+		fi
+		! grep -q 'BUG: KCSAN:' "$dir/kcsan.txt"
+		tally $? "$kernel: KCSAN reported no data race"
+	elif [ "$kernel" = kcsan ]; then
+		tally 1 "$kernel: KCSAN was on and set up watchpoints"
+	fi
+	if ls "$dir"/sections/fault-* >/dev/null 2>&1; then
+		fault_table "$dir" | tee "$dir/faults.txt"
+		tally "${PIPESTATUS[0]}" "$kernel: failures were injected, and their stacks read"
+	fi
 
 	while IFS= read -r line; do
 		case "$line" in

@@ -9,6 +9,15 @@
 #   shell  the demo, then an interactive shell ("exit" powers off)
 #   bench  load the modules, run /tests/bench-run (make bench): its
 #          tables go to /dev/ttyS1, its progress to the console
+#   fault  the fault run (debug kernel): load the modules, run selftests
+#          while failslab fails allocations made on behalf of our modules,
+#          then check that new clients are served, and unload and check
+#          as "check" does; see fault_run below
+# kvarlink.tests=a,b,... runs these selftests instead of /tests/list, in
+# that order; kvarlink.kunit=n skips the KUnit suites;
+# kvarlink.kcsan_ignore=f,g,... are functions whose races KCSAN is not to
+# report (see vm.sh); kvarlink.fault_site=FUNCTION limits the fault run's
+# failures to stacks through that function.
 # Whatever happens, the VM ends with a reboot, which qemu turns into exit.
 
 /bin/busybox --install -s /bin
@@ -18,11 +27,24 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tmpfs tmpfs /tmp
+# cgroup v2, where the kernel has cgroups (the debug kernels do)
+mkdir -p /sys/fs/cgroup 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 ip link set lo up 2>/dev/null
 
 mode=check
+tests=$(cat /tests/list 2>/dev/null)
+kunit=y
+kcsan_ignore=
+fault_site=
 for arg in $(cat /proc/cmdline); do
-	case "$arg" in kvarlink.mode=*) mode=${arg#kvarlink.mode=} ;; esac
+	case "$arg" in
+	kvarlink.mode=*) mode=${arg#kvarlink.mode=} ;;
+	kvarlink.tests=*) tests=$(echo "${arg#kvarlink.tests=}" | tr , ' ') ;;
+	kvarlink.kunit=*) kunit=${arg#kvarlink.kunit=} ;;
+	kvarlink.kcsan_ignore=*) kcsan_ignore=$(echo "${arg#*=}" | tr , ' ') ;;
+	kvarlink.fault_site=*) fault_site=${arg#*=} ;;
+	esac
 done
 
 out=/dev/ttyS1
@@ -67,13 +89,20 @@ demo() {
 }
 
 run_checks() {
+	# KCSAN, if the kernel has it, watches from here on (see vm.sh)
+	if [ -e /sys/kernel/debug/kcsan ]; then
+		for f in $kcsan_ignore; do
+			echo "!$f" >/sys/kernel/debug/kcsan || fail kcsan-ignore "$f"
+		done
+		echo on >/sys/kernel/debug/kcsan
+	fi
 	if load_modules; then pass load; else fail load; return; fi
 	if socket_live; then pass socket; else fail socket; fi
 
 	# The suites run at load time and print KTAP to the kernel log; it
 	# is read with dmesg, as the debugfs logs of 6.1 lack the headers of
 	# parameterized tests.
-	if [ -e /modules/varlink_kunit.ko ]; then
+	if [ -e /modules/varlink_kunit.ko ] && [ "$kunit" = y ]; then
 		dmesg -c >/dev/null
 		if insmod /modules/varlink_kunit.ko; then
 			# A test module prints its suites without the top-level
@@ -89,13 +118,30 @@ run_checks() {
 		fi
 	fi
 
-	for t in $(cat /tests/list 2>/dev/null); do
+	for t in $tests; do
 		section selftest "$t"
 		"/tests/$t" >"$out" 2>&1
 		echo "# exit=$?" >"$out"
 		endsection
 	done
+	if [ -e /sys/kernel/debug/kcsan ]; then
+		# KCSAN's counters: how much it watched, and the races it found
+		sed 's/^/kcsan: /' /sys/kernel/debug/kcsan >"$out"
+		# its reports whole, each between its lines of "=": the
+		# console has only their first lines
+		section kcsan reports
+		dmesg | sed 's/^\[[^]]*\] \{0,1\}//' | awk '
+			/^=+$/ { if (r) { print; r = 0 } else b = $0; next }
+			/^BUG: KCSAN:/ { r = 1; print b }
+			r' >"$out"
+		endsection
+	fi
 
+	final_checks
+}
+
+# Unload every module, then look for what they may have left behind.
+final_checks() {
 	if unload_modules; then pass unload; else fail unload; fi
 	if socket_live; then fail socket-gone; else pass socket-gone; fi
 
@@ -126,13 +172,165 @@ run_checks() {
 		pass taint
 	else
 		fail taint "tainted=$taint"
+		# a WARN without panic_on_warn (kcsan) is below the console's level
+		dmesg | grep -B 2 -A 30 'WARNING:' | head -n 100 | sed 's/^/# /' >"$out"
 	fi
+}
+
+# The fault run.  failslab fails a share of the slab allocations whose
+# call stack goes through code of our modules (require-start/-end over
+# the module area: every module in this guest is ours, and the range
+# stays right when a test unloads and loads them again), in task context
+# (task-filter, with make-it-fail on every task, kernel threads too: the
+# connections are served by kworkers).  Each failure that is not
+# __GFP_NOWARN dumps its stack: the dumps are logged below the console's
+# level, so they never reach the console, which must stay free of
+# splats; they are read back with dmesg after each test, one line per
+# failure with its frames, innermost first, in section "faults TEST".
+failslab=/sys/kernel/debug/failslab
+fault_times=1000000
+
+fault_setup() {
+	local start end p
+	[ -e $failslab/require-start ] || return 1
+	# the console shows levels below 4 only, and the dumps are at the
+	# default level, made 4 here (their first line is at 5)
+	echo "4 4 1 4" >/proc/sys/kernel/printk
+	start=$(sed -n 's/^\([0-9a-f]*\) . _end$/\1/p' /proc/kallsyms)
+	[ -n "$start" ] || start=ffffffffa0000000
+	end=ffffffffff000000	# MODULES_END on x86-64
+	if [ -n "$fault_site" ]; then
+		# from the function to the symbol after it (a module unloaded
+		# and loaded again moves: for the tests that do not)
+		set -- $(sort /proc/kallsyms | awk -v f="$fault_site" '
+			on { print $1; exit }
+			$3 == f && $2 ~ /^[tT]$/ { print $1; on = 1 }')
+		[ $# -eq 2 ] || return 1
+		start=$1 end=$2
+	fi
+	echo 0 >$failslab/probability
+	echo 1 >$failslab/interval
+	echo $fault_times >$failslab/times
+	echo 0 >$failslab/space
+	echo N >$failslab/ignore-gfp-wait
+	echo N >$failslab/cache-filter
+	echo Y >$failslab/task-filter
+	echo 32 >$failslab/stacktrace-depth
+	echo 0x$start >$failslab/require-start
+	echo 0x$end >$failslab/require-end
+	echo 0 >$failslab/reject-start
+	echo 0 >$failslab/reject-end
+	echo 2 >$failslab/verbose
+	echo 0 >$failslab/verbose_ratelimit_interval_ms
+	# kthreadd first: the kernel threads it starts from now on inherit it
+	echo 1 >/proc/2/make-it-fail
+	for p in /proc/[0-9]*/make-it-fail; do
+		echo 1 >"$p" 2>/dev/null
+	done
+	echo "# failslab: stacks through $start-$end; varlink.ko at $(cat /sys/module/varlink/sections/.text)" >"$out"
+}
+
+# dmesg to one line per injected failure: "fault TEST COMM FRAME...",
+# the frames innermost first, failslab's own left out, a module's as
+# function[module]
+fault_lines() {
+	sed 's/^\[[^]]*\] \{0,1\}//' | awk -v t="$1" '
+	function done() {
+		if (on)
+			print "fault " t " " comm frames
+		on = 0
+	}
+	/^FAULT_INJECTION: forcing a failure/ {
+		done(); on = 1; comm = "?"; frames = ""; n = 0; next
+	}
+	!on { next }
+	/ Comm: / { comm = $0; sub(/.* Comm: /, "", comm); sub(/ .*/, "", comm); next }
+	/<\/TASK>/ { done(); next }
+	{
+		sub(/^ +/, "")
+		if ($1 == "?" || $1 !~ /\+0x[0-9a-f]+\/0x[0-9a-f]+$/)
+			next
+		f = $1
+		sub(/\+.*/, "", f)
+		if (f ~ /^(dump_stack|should_fail|__should_failslab|slab_pre_alloc_hook)/)
+			next
+		if ($2 ~ /^\[.*\]$/)
+			f = f $2
+		if (n++ < 32)	# as deep as the stack filter looks
+			frames = frames " " f
+	}
+	END { done() }'
+}
+
+# Load the modules that are not: a test under injection may have
+# unloaded one and failed to load it again.
+load_missing() {
+	local m name
+	for m in /modules/varlink.ko /modules/*.ko; do
+		name=${m##*/}
+		name=${name%.ko}
+		[ "$name" = varlink_kunit ] && continue
+		grep -q "^$name " /proc/modules || insmod "$m" || return 1
+	done
+}
+
+# Run selftest $1 with failslab at $2 percent, killed after $3 seconds.
+fault_test() {
+	local t=$1 before status
+	# what an earlier test left unloaded (a load that failed under
+	# injection) is back, for this test to find
+	load_missing || fail reload "before $t"
+	dmesg -c >/dev/null
+	before=$(cat $failslab/times)
+	section fault "$t"
+	echo "$2" >$failslab/probability
+	timeout "$3" "/tests/$t" >"$out" 2>&1
+	status=$?
+	echo 0 >$failslab/probability
+	echo "# exit=$status" >"$out"
+	echo "# injected=$((before - $(cat $failslab/times))) probability=$2" >"$out"
+	endsection
+	section faults "$t"
+	dmesg -c | fault_lines "$t" >"$out"
+	endsection
+}
+
+fault_run() {
+	if load_modules; then pass load; else fail load; return; fi
+	if fault_setup; then pass failslab; else fail failslab "no stack filter in $failslab"; return; fi
+
+	for t in $tests; do
+		case "$t" in
+		# it sets the probability itself, and must pass
+		varlink_fault) fault_test "$t" 0 900 ;;
+		*) fault_test "$t" 10 900 ;;
+		esac
+	done
+
+	# injection is off: all is loaded and serves new clients
+	if load_missing; then pass reload; else fail reload; fi
+	if varlink-cli call org.varlink.service.GetInfo >/dev/null &&
+	   varlink-cli call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null; then
+		pass served-after
+	else
+		fail served-after
+	fi
+	final_checks
 }
 
 case "$mode" in
 check)
 	echo "# kvarlink results $(uname -r)" >"$out"
 	run_checks
+	if [ -z "$failures" ]; then
+		echo "verdict: pass" >"$out"
+	else
+		echo "verdict: fail$failures" >"$out"
+	fi
+	;;
+fault)
+	echo "# kvarlink fault run $(uname -r)" >"$out"
+	fault_run
 	if [ -z "$failures" ]; then
 		echo "verdict: pass" >"$out"
 	else

@@ -70,6 +70,7 @@ stock_release() {
 #   6.12   bookworm-backports, also Debian 13's kernel
 #   7.3    trixie-backports, built in a Debian 13 root
 #   debug  6.1 from linux-source-6.1 with KUnit, KASAN, lockdep, ...
+#   kcsan  the same with KCSAN instead of KASAN
 vm_kernel() {
 	local dir
 	kroot=
@@ -90,8 +91,8 @@ vm_kernel() {
 		image=$dir/vmlinuz
 		extra_modules="$dir/modules/dummy.ko $dir/modules/veth.ko"
 		;;
-	debug)
-		kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh")
+	debug|kcsan)
+		kdir=$("$KVARLINK_TOP/scripts/debug-kernel.sh" "$1")
 		image=$kdir/arch/x86/boot/bzImage
 		extra_modules=
 		;;
@@ -107,13 +108,16 @@ in_root() {
 }
 
 # The test VM's qemu command, without its serial ports, in the array qemu.
-# Usage: vm_qemu IMAGE INITRAMFS MODE VCPUS  (MODE: see guest-init.sh)
+# Usage: vm_qemu IMAGE INITRAMFS MODE VCPUS [ARGS]  (MODE and the
+# kvarlink.* ARGS for the kernel command line: see guest-init.sh)
 vm_qemu() {
 	local cmdline="console=ttyS0 kvarlink.mode=$3 panic=-1 oops=panic panic_on_warn=1"
 	cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=4M quiet loglevel=4"
 	# a KUnit case may run minutes under KASAN in TCG on a busy machine; a
 	# real hang still panics long before the outer timeout
 	cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=300"
+	# last, so that they can override what is above
+	cmdline="$cmdline${5:+ $5}"
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 1536 -smp "$4"
 		-nodefaults -display none -no-reboot -monitor none
 		-kernel "$1" -initrd "$2" -append "$cmdline")
@@ -147,13 +151,27 @@ private_apt() {
 	[ "$(id -u)" -ne 0 ] || apt_opts+=(-o APT::Sandbox::User=root)
 }
 
-# The debug kernel's build tree, named after what it is built from: the
-# config fragment, the source package version, and the recipe version,
-# bumped whenever debug-kernel.sh changes how the kernel is built.
-DEBUG_KERNEL_RECIPE=1
+# The debug kernels' config fragments, in the order they are merged on
+# top of tinyconfig, one a line.  Usage: debug_fragments debug|kcsan
+debug_fragments() {
+	case "$1" in
+	debug|kcsan) ;;
+	*) die "unknown debug kernel '$1'" ;;
+	esac
+	printf '%s\n' "$KVARLINK_TOP/scripts/kernel-base.config" \
+		"$KVARLINK_TOP/scripts/$1-kernel.config"
+}
+
+# A debug kernel's build tree, named after what it is built from: the
+# config fragments, the source package version, and the recipe version,
+# bumped whenever debug-kernel.sh changes how the kernels are built.
+# Usage: debug_kdir [debug|kcsan]  (default debug)
+DEBUG_KERNEL_RECIPE=2
 debug_kdir() {
-	local key
-	key=$( { ksrc_version; echo "$DEBUG_KERNEL_RECIPE"
-		cat "$KVARLINK_TOP/scripts/debug-kernel.config"; } | sha256sum | cut -c1-12)
-	echo "$KVARLINK_CACHE/debug-$key"
+	local variant=${1:-debug} key frags
+	mapfile -t frags < <(debug_fragments "$variant")
+	[ ${#frags[@]} -eq 2 ] || exit 1
+	key=$( { ksrc_version; echo "$DEBUG_KERNEL_RECIPE"; cat "${frags[@]}"; } |
+		sha256sum | cut -c1-12)
+	echo "$KVARLINK_CACHE/$variant-$key"
 }
