@@ -32,4 +32,4 @@ unshare -m sh -c '
 	mount --rbind /dev "$0/dev" &&
 	exec chroot "$0" env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		KERNELS="$1" FUZZ_SECONDS="$2" sh -c "cd /root/kvarlink && make check"
-' "$root" "${KERNELS:-stock 6.12 7.3 debug}" "${FUZZ_SECONDS:-20}"
+' "$root" "${KERNELS:-stock 6.12 7.3 debug kcsan}" "${FUZZ_SECONDS:-20}"
