@@ -755,16 +755,6 @@ static struct mem_cgroup *peer_memcg(struct pid *pid)
 	return memcg;
 }
 
-/* Whether @cred holds CAP_SYS_ADMIN in the initial user namespace. */
-static bool cred_admin(const struct cred *cred)
-{
-	const struct cred *old = override_creds(cred);
-	bool ok = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
-
-	revert_creds(old);
-	return ok;
-}
-
 /*
  * Refuse a connection so that its client can tell: the error is its
  * first message, the reply to whatever it sends, then the end.
@@ -854,7 +844,7 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	if (!conn->cred)
 		goto err_conn;
 	conn->uid = account_uid(conn->cred);
-	admin = cred_admin(conn->cred);
+	admin = vl_cred_capable(conn->cred, CAP_SYS_ADMIN);
 
 	err = -EMFILE;
 	spin_lock(&conns_lock);

@@ -666,7 +666,14 @@ bool varlink_call_is_caller(const struct varlink_call *call,
 }
 EXPORT_SYMBOL_GPL(varlink_call_is_caller);
 
-static bool cred_capable(const struct cred *cred, int cap)
+/**
+ * vl_cred_capable() - whether @cred holds @cap in the initial user namespace
+ * @cred: the credentials to check, not the current task's
+ * @cap: the capability
+ *
+ * Return: true if it does, with the LSMs' say (no audit record).
+ */
+bool vl_cred_capable(const struct cred *cred, int cap)
 {
 	const struct cred *old = override_creds(cred);
 	bool ok = ns_capable_noaudit(&init_user_ns, cap);
@@ -692,8 +699,8 @@ static bool cred_capable(const struct cred *cred, int cap)
  */
 bool varlink_call_capable(const struct varlink_call *call, int cap)
 {
-	return call->sender && cred_capable(vl_conn_cred(call->conn), cap) &&
-	       cred_capable(call->sender, cap);
+	return call->sender && vl_cred_capable(vl_conn_cred(call->conn), cap) &&
+	       vl_cred_capable(call->sender, cap);
 }
 EXPORT_SYMBOL_GPL(varlink_call_capable);
 

@@ -208,6 +208,7 @@ void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_reset_reply(struct varlink_call *call);
+bool vl_cred_capable(const struct cred *cred, int cap);
 
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);

@@ -30,16 +30,11 @@
 
 static int set_probability(int percent)
 {
-	char buf[16];
-	int fd, len, ret = 0;
+	char *text = vt_fmt("%d
+", percent);
+	int ret = text ? vt_write_file(FAILSLAB, text) : -ENOMEM;
 
-	fd = open(FAILSLAB, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = snprintf(buf, sizeof(buf), "%d\n", percent);
-	if (write(fd, buf, len) != len)
-		ret = -errno;
-	close(fd);
+	free(text);
 	return ret;
 }
 
