@@ -30,8 +30,7 @@
 
 static int set_probability(int percent)
 {
-	char *text = vt_fmt("%d
-", percent);
+	char *text = vt_fmt("%d\n", percent);
 	int ret = text ? vt_write_file(FAILSLAB, text) : -ENOMEM;
 
 	free(text);
@@ -99,6 +98,23 @@ static void report(struct __test_metadata *_metadata, const char *what,
 	       what, o->calls, o->ok, o->errors, o->nomem, o->closed, o->cut);
 }
 
+/*
+ * For the no_accept variant: the @n clients from @c, with their calls
+ * sent, are in the backlog: no reply, no close, and the server counts
+ * no new connection.
+ */
+static void expect_pending(struct __test_metadata *_metadata,
+			   struct vt_conn *c, unsigned int n, long connections)
+{
+	const char *msg;
+	unsigned int i;
+
+	vt_sleep_ms(1000);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(-ETIMEDOUT, vt_recv(&c[i], 0, &msg)) TH_LOG("client %u", i);
+	EXPECT_EQ(connections, vt_stat("connections"));
+}
+
 #define CLIENTS		40
 
 FIXTURE(fault) {
@@ -107,13 +123,19 @@ FIXTURE(fault) {
 	long connections;
 };
 
+/*
+ * At 100% no accept can succeed: kernel_accept() allocates the new
+ * socket.  A new client then waits in the listener's backlog, neither
+ * served nor refused, until memory comes back.
+ */
 FIXTURE_VARIANT(fault) {
 	int probability;	/* percent of the allocations that fail */
+	bool no_accept;		/* new connections stay in the backlog */
 };
 
 FIXTURE_VARIANT_ADD(fault, p5) { .probability = 5 };
 FIXTURE_VARIANT_ADD(fault, p25) { .probability = 25 };
-FIXTURE_VARIANT_ADD(fault, p100) { .probability = 100 };
+FIXTURE_VARIANT_ADD(fault, p100) { .probability = 100, .no_accept = true };
 
 FIXTURE_SETUP(fault)
 {
@@ -208,7 +230,18 @@ TEST_F_TIMEOUT(fault, pipelined_calls, 600)
 		len += n;
 	}
 	ASSERT_EQ(0, set_probability(variant->probability));
-	for (round = 0; round < 24; round++) {
+	if (variant->no_accept) {
+		/* once memory is back, the client is accepted and served */
+		ASSERT_EQ(0, vt_open(c));
+		ASSERT_EQ(0, vt_send_raw(c, all, len));
+		expect_pending(_metadata, c, 1, self->connections);
+		ASSERT_EQ(0, set_probability(0));
+		for (i = 0; i < ARRAY_SIZE(batch); i++)
+			ASSERT_EQ(1, call_end(_metadata, c, batch[i].call,
+					      batch[i].expect, &o));
+		ASSERT_EQ(o.calls, o.ok + o.errors);
+	}
+	for (round = 0; round < 24 && !variant->no_accept; round++) {
 		ASSERT_EQ(0, vt_open(c));
 		/* the server may have closed it already */
 		ret = vt_send_raw(c, all, len);
@@ -249,7 +282,20 @@ TEST_F_TIMEOUT(fault, burst_of_clients, 600)
 	ASSERT_EQ(0, set_probability(variant->probability));
 	for (i = 0; i < CLIENTS; i++)
 		ASSERT_EQ(0, vt_open(&c[i]));
+	if (variant->no_accept) {
+		for (i = 0; i < CLIENTS; i++)
+			ASSERT_EQ(0, vt_send(&c[i], VT_CALL("Echo", "{\"string\":\"burst\"}")));
+		expect_pending(_metadata, c, CLIENTS, self->connections);
+		/* the backlog drains once memory is back */
+		ASSERT_EQ(0, set_probability(0));
+	}
 	for (i = 0; i < CLIENTS; i++) {
+		if (variant->no_accept) {
+			ASSERT_EQ(1, call_end(_metadata, &c[i], vt_fmt("client %u", i),
+					      "{\"string\":\"burst\"}", &o));
+			ASSERT_EQ(o.calls, o.ok);
+			continue;
+		}
 		ret = vt_send(&c[i], VT_CALL("Echo", "{\"string\":\"burst\"}"));
 		if (ret) {
 			ASSERT_TRUE(ret == -EPIPE || ret == -ECONNRESET) TH_LOG("%d", ret);
