@@ -276,6 +276,7 @@ static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
 {
 	size_t off = 0;
 
+	lockdep_assert_held(&conn->lock);
 	while (off < len) {
 		struct kvec iov = {
 			.iov_base = (char *)buf + off,
@@ -330,6 +331,7 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 	size_t cap = VL_CONN_BUF;
 	char *buf;
 
+	lockdep_assert_held(&conn->lock);
 	if (conn->tx_len + len <= conn->tx_cap)
 		return 0;
 	if (need <= conn->tx_cap) {
@@ -470,6 +472,7 @@ static int rx_grow(struct vl_conn *conn)
 	size_t cap;
 	char *buf;
 
+	lockdep_assert_held(&conn->io_lock);
 	buf = buf_alloc(min_t(size_t, conn->rx_cap * 2, max), &cap);
 	if (!buf)
 		return -ENOMEM;
@@ -489,6 +492,7 @@ static int rx_grow(struct vl_conn *conn)
  */
 static int rx_next(struct vl_conn *conn, u32 *len)
 {
+	lockdep_assert_held(&conn->io_lock);
 	for (;;) {
 		char *nul = memchr(conn->rx + conn->rx_scanned, '\0',
 				   conn->rx_len - conn->rx_scanned);
@@ -533,6 +537,7 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 /* Done with @len bytes at conn->rx_off: the next message follows. */
 static void rx_consume(struct vl_conn *conn, u32 len)
 {
+	lockdep_assert_held(&conn->io_lock);
 	conn->rx_off += len;
 	conn->rx_scanned = conn->rx_off;
 	/* what follows in @rx is all of the last read's writer */
@@ -723,12 +728,14 @@ static kuid_t account_uid(const struct cred *cred)
 	return ns->owner;
 }
 
-/* Connections of @uid; under conns_lock. */
+/* Connections of @uid */
 static unsigned int count_uid(kuid_t uid)
+	__must_hold(&conns_lock)
 {
 	struct vl_conn *conn;
 	unsigned int n = 0;
 
+	lockdep_assert_held(&conns_lock);
 	list_for_each_entry(conn, &conns, node)
 		n += uid_eq(conn->uid, uid);
 	return n;
@@ -778,10 +785,12 @@ static void conn_refuse(struct socket *sock, unsigned int max)
  * max_connections to themselves, so that no user locks root out.
  */
 static unsigned int conn_over(const struct vl_conn *conn, bool admin)
+	__must_hold(&conns_lock)
 {
 	unsigned int max = vl_config.max_connections;
 	unsigned int n = atomic64_read(&vl_stats.connections);
 
+	lockdep_assert_held(&conns_lock);
 	if (!admin)
 		max -= max / VL_CONN_RESERVE_DIV;
 	if (n >= max)

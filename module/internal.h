@@ -121,8 +121,8 @@ struct vl_iface *vl_iface_get(const char *name, size_t len);
 void vl_iface_put(struct vl_iface *iface);
 bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
-int vl_registry_write_names(struct vl_jsonw *w);
-int vl_registry_write_idl(struct vl_jsonw *w, const char *name, size_t len);
+void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
+			  void *data);
 void vl_registry_exit(void);
 
 #ifdef VARLINK_TEST_HOOKS
@@ -130,7 +130,10 @@ void vl_registry_exit(void);
 extern u32 vl_test_cancel_delay_ms;
 #endif
 
-/* dispatch.c: one message, from its text to the callback */
+/* call.c: a call, its lifetime and its replies */
+#define VL_ERR(name)	"org.varlink.service." name
+#define VL_SYSTEM_ERROR	"org.kernel.varlink.SystemError"
+
 enum vl_call_flags {
 	VL_CALL_MORE,		/* called with "more" */
 	VL_CALL_ONEWAY,		/* called with "oneway": nothing is sent */
@@ -192,6 +195,16 @@ struct varlink_call {
 	struct vl_json_tok toks[VL_CALL_TOKENS_INLINE];
 };
 
+int vl_call_init(void);
+void vl_call_exit(void);
+struct varlink_call *vl_call_alloc(struct vl_conn *conn, bool in_caller);
+void vl_call_get(struct varlink_call *call);
+void vl_call_put(struct varlink_call *call);
+void vl_call_cancel(struct varlink_call *call, bool gone);
+void vl_call_finish_errno(struct varlink_call *call, int ret);
+bool vl_cred_capable(const struct cred *cred, int cap);
+
+/* dispatch.c: one message, from its text to the callback */
 struct vl_envelope {
 	u32 method;	/* token of the "method" string */
 	u32 params;	/* token of "parameters", or VL_VALIDATE_ABSENT */
@@ -200,15 +213,8 @@ struct vl_envelope {
 	bool upgrade;
 };
 
-int vl_dispatch_init(void);
-void vl_dispatch_exit(void);
 int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env);
 int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller);
-void vl_call_cancel(struct varlink_call *call, bool gone);
-void vl_call_get(struct varlink_call *call);
-void vl_call_put(struct varlink_call *call);
-void vl_call_reset_reply(struct varlink_call *call);
-bool vl_cred_capable(const struct cred *cred, int cap);
 
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);

@@ -175,9 +175,9 @@ static int __init varlink_init(void)
 	err = vl_conn_init();
 	if (err)
 		goto err_conn;
-	err = vl_dispatch_init();
+	err = vl_call_init();
 	if (err)
-		goto err_dispatch;
+		goto err_call;
 
 	err = vl_service_init();
 	if (err)
@@ -193,8 +193,8 @@ static int __init varlink_init(void)
 err_server:
 	vl_service_exit();
 err_service:
-	vl_dispatch_exit();
-err_dispatch:
+	vl_call_exit();
+err_call:
 	vl_conn_exit();
 err_conn:
 	stats_exit();
@@ -206,7 +206,7 @@ static void __exit varlink_exit(void)
 {
 	vl_server_stop();
 	vl_service_exit();
-	vl_dispatch_exit();
+	vl_call_exit();
 	vl_conn_exit();
 	stats_exit();
 	vl_registry_exit();

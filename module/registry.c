@@ -392,42 +392,20 @@ void varlink_unregister_interface(const struct varlink_interface *iface)
 EXPORT_SYMBOL_GPL(varlink_unregister_interface);
 
 /**
- * vl_registry_write_names() - write the sorted interface names
- * @w: a writer positioned where a JSON array is due
- *
- * Return: the writer's error, or 0.
+ * vl_registry_for_each() - visit the registered interfaces, sorted by name
+ * @fn: called for each, under the registry's mutex: it may sleep, and
+ *	must not register or unregister an interface
+ * @data: passed to @fn
  */
-int vl_registry_write_names(struct vl_jsonw *w)
+void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
+			  void *data)
 {
 	struct vl_iface *iface;
 
-	vl_jsonw_arr_open(w);
 	mutex_lock(&registry_lock);
 	list_for_each_entry(iface, &registry, node)
-		vl_jsonw_str_len(w, iface->idl->name, iface->idl->name_len);
+		fn(iface, data);
 	mutex_unlock(&registry_lock);
-	vl_jsonw_arr_close(w);
-	return vl_jsonw_error(w);
-}
-
-/**
- * vl_registry_write_idl() - write the description of an interface
- * @w: a writer positioned where a JSON string is due
- * @name: the interface name
- * @len: bytes of @name
- *
- * Return: 0, -ENOENT if no such interface is registered, or the writer's
- * error.
- */
-int vl_registry_write_idl(struct vl_jsonw *w, const char *name, size_t len)
-{
-	struct vl_iface *iface = vl_iface_get(name, len);
-
-	if (!iface)
-		return -ENOENT;
-	vl_jsonw_str(w, iface->desc->idl);
-	vl_iface_put(iface);
-	return vl_jsonw_error(w);
 }
 
 /**

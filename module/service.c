@@ -49,18 +49,20 @@ static const char service_idl[] =
 "# Method is expected to be called with 'upgrade' set to true, but wasn't\n"
 "error ExpectedUpgrade ()\n";
 
+static void put_name(const struct vl_iface *iface, void *call)
+{
+	varlink_put_str_len(call, NULL, iface->idl->name, iface->idl->name_len);
+}
+
 static int get_info(struct varlink_call *call, const void *params)
 {
-	int err;
-
 	varlink_put_str(call, "vendor", "Linux");
 	varlink_put_str(call, "product", "kvarlink, the in-kernel varlink server");
 	varlink_put_str(call, "version", init_utsname()->release);
 	varlink_put_str(call, "url", "https://varlink.org");
-	vl_jsonw_key(&call->w, "interfaces");
-	err = vl_registry_write_names(&call->w);
-	if (err)
-		return err;
+	varlink_open_array(call, "interfaces");
+	vl_registry_for_each(put_name, call);
+	varlink_close_array(call);
 	return varlink_reply(call);
 }
 
@@ -76,18 +78,15 @@ static const struct varlink_param describe_params[] = {
 static int get_description(struct varlink_call *call, const void *params)
 {
 	const struct describe_params *p = params;
-	int err;
+	struct vl_iface *iface;
 
-	vl_jsonw_key(&call->w, "description");
-	err = vl_registry_write_idl(&call->w, p->interface, strlen(p->interface));
-	if (err == -ENOENT) {
-		/* start over: the key is written already */
-		vl_call_reset_reply(call);
+	iface = vl_iface_get(p->interface, strlen(p->interface));
+	if (!iface) {
 		varlink_put_str(call, "interface", p->interface);
-		return varlink_error(call, "org.varlink.service.InterfaceNotFound");
+		return varlink_error(call, VL_ERR("InterfaceNotFound"));
 	}
-	if (err)
-		return err;
+	varlink_put_str(call, "description", iface->desc->idl);
+	vl_iface_put(iface);
 	return varlink_reply(call);
 }
 
