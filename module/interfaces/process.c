@@ -261,9 +261,7 @@ static const struct varlink_method process_methods[] = {
 	{
 		.name = "GetProcess",
 		.call = get_process,
-		.params = get_process_params,
-		.n_params = ARRAY_SIZE(get_process_params),
-		.params_size = sizeof(struct get_process_params),
+		VARLINK_PARAMS(get_process_params, struct get_process_params),
 	},
 };
 

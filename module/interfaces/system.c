@@ -409,9 +409,7 @@ static const struct varlink_method system_methods[] = {
 	{
 		.name = "SetHostname",
 		.call = set_hostname,
-		.params = set_hostname_params,
-		.n_params = ARRAY_SIZE(set_hostname_params),
-		.params_size = sizeof(struct set_hostname_params),
+		VARLINK_PARAMS(set_hostname_params, struct set_hostname_params),
 		.flags = VARLINK_CAPABLE,
 		.capability = CAP_SYS_ADMIN,
 	},

@@ -181,9 +181,7 @@ static int cert_call(struct varlink_call *call, const void *params);
 #define CERT_METHOD(_name, _params, _flags) {				\
 	.name = (_name),						\
 	.call = cert_call,						\
-	.params = (_params),						\
-	.n_params = sizeof(_params) / sizeof(struct varlink_param),	\
-	.params_size = sizeof(struct cert_params),			\
+	VARLINK_PARAMS(_params, struct cert_params),			\
 	.flags = (_flags),						\
 }
 
