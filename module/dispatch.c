@@ -277,7 +277,7 @@ static void call_finish_for_provider(struct varlink_call *call, int ret)
 static void call_run(struct varlink_call *call, void *params)
 {
 	const struct varlink_method *m = call->method;
-	struct module *owner = call->iface->desc->owner;
+	struct module *owner = call->iface->owner;
 	int ret;
 
 	if (!vl_iface_track_call(call->iface, call) || !try_module_get(owner)) {

@@ -107,7 +107,6 @@ static const struct varlink_interface service_iface = {
 	.idl = service_idl,
 	.methods = service_methods,
 	.n_methods = ARRAY_SIZE(service_methods),
-	.owner = THIS_MODULE,
 };
 
 static const char kernel_idl[] =
@@ -216,7 +215,6 @@ static const struct varlink_interface kernel_iface = {
 	.idl = kernel_idl,
 	.methods = kernel_methods,
 	.n_methods = ARRAY_SIZE(kernel_methods),
-	.owner = THIS_MODULE,
 };
 
 int vl_service_init(void)

@@ -6,11 +6,12 @@
  * A provider describes its interface with the IDL text (UAPI.20 varlink
  * interface definition, served verbatim by GetInterfaceDescription) and a
  * static const table of methods, and hands both to
- * varlink_register_interface().  The core checks the table against the
- * IDL, validates every call against the IDL before the callback runs,
- * checks the method's permission flags against the caller's credentials,
- * decodes the parameters into the method's C struct, and pins the owner
- * module while the callback runs.
+ * varlink_register_interface(), or lets module_varlink_interface() do it
+ * at module init.  The core checks the table against the IDL, validates
+ * every call against the IDL before the callback runs, checks the
+ * method's permission flags against the caller's credentials, decodes
+ * the parameters into the method's C struct, and pins the module that
+ * registered the interface while the callback runs.
  *
  * Who calls: a connection has an opener, the task that connected
  * (varlink_call_cred()), and each call a sender, the process that wrote
@@ -28,10 +29,11 @@
 
 #include <linux/build_bug.h>
 #include <linux/cred.h>
+#include <linux/device/driver.h>
+#include <linux/module.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-struct module;
 struct task_struct;
 struct varlink_call;
 
@@ -167,17 +169,36 @@ struct varlink_method {
  *	"interface" line; it must stay valid while registered (static const)
  * @methods: one entry per method the IDL declares, no more, no less
  * @n_methods: entries in @methods
- * @owner: THIS_MODULE
+ *
+ * The module that registers it is its owner: see
+ * __varlink_register_interface().
  */
 struct varlink_interface {
 	const char *idl;
 	const struct varlink_method *methods;
 	unsigned int n_methods;
-	struct module *owner;
 };
 
-int varlink_register_interface(const struct varlink_interface *iface);
+int __varlink_register_interface(const struct varlink_interface *iface,
+				 struct module *owner);
 void varlink_unregister_interface(const struct varlink_interface *iface);
+
+/* Serve @iface, owned by the calling module: see the function */
+#define varlink_register_interface(iface)				\
+	__varlink_register_interface(iface, THIS_MODULE)
+
+/**
+ * module_varlink_interface() - register an interface for a whole module
+ * @__iface: the struct varlink_interface (not a pointer to it)
+ *
+ * For a provider whose module init and exit would do nothing but
+ * varlink_register_interface() and varlink_unregister_interface(): this
+ * generates both, as module_driver() does for a driver.  Use it at most
+ * once in a module.
+ */
+#define module_varlink_interface(__iface)				\
+	module_driver(__iface, varlink_register_interface,		\
+		      varlink_unregister_interface)
 
 /* The call and its caller */
 bool varlink_call_more(const struct varlink_call *call);

@@ -77,20 +77,8 @@ static const struct varlink_interface example_iface = {
 	.idl = example_idl,
 	.methods = example_methods,
 	.n_methods = ARRAY_SIZE(example_methods),
-	.owner = THIS_MODULE,
 };
+module_varlink_interface(example_iface);
 
-static int __init example_init(void)
-{
-	return varlink_register_interface(&example_iface);
-}
-
-static void __exit example_exit(void)
-{
-	varlink_unregister_interface(&example_iface);
-}
-
-module_init(example_init);
-module_exit(example_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.example varlink interface");

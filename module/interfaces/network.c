@@ -553,7 +553,6 @@ static const struct varlink_interface network_iface = {
 	.idl = network_idl,
 	.methods = network_methods,
 	.n_methods = ARRAY_SIZE(network_methods),
-	.owner = THIS_MODULE,
 };
 
 static int __init network_init(void)

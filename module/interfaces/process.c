@@ -269,20 +269,8 @@ static const struct varlink_interface process_iface = {
 	.idl = process_idl,
 	.methods = process_methods,
 	.n_methods = ARRAY_SIZE(process_methods),
-	.owner = THIS_MODULE,
 };
+module_varlink_interface(process_iface);
 
-static int __init process_init(void)
-{
-	return varlink_register_interface(&process_iface);
-}
-
-static void __exit process_exit(void)
-{
-	varlink_unregister_interface(&process_iface);
-}
-
-module_init(process_init);
-module_exit(process_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.process varlink interface: processes by pid");

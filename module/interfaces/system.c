@@ -419,7 +419,6 @@ static const struct varlink_interface system_iface = {
 	.idl = system_idl,
 	.methods = system_methods,
 	.n_methods = ARRAY_SIZE(system_methods),
-	.owner = THIS_MODULE,
 };
 
 static int __init system_init(void)

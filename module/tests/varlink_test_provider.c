@@ -969,7 +969,6 @@ static const struct varlink_interface test_iface = {
 	.idl = test_idl,
 	.methods = test_methods,
 	.n_methods = ARRAY_SIZE(test_methods),
-	.owner = THIS_MODULE,
 };
 
 /*
