@@ -147,9 +147,13 @@ struct varlink_param {
  *    (a work item, a notifier): the call stays valid until its final
  *    reply, see varlink_call_set_cancel();
  *  - a negative errno, without having replied: the core replies with an
- *    error: -EINVAL InvalidParameter, -EPERM and -EACCES
- *    PermissionDenied, -EOPNOTSUPP MethodNotImplemented, anything else
+ *    error: -EPERM and -EACCES PermissionDenied, -EOPNOTSUPP
+ *    MethodNotImplemented, anything else, -EINVAL included,
  *    org.kernel.varlink.SystemError {"errno": -err}.
+ *
+ * A parameter that the IDL allows but the method refuses is reported with
+ * varlink_error_invalid_parameter(), which names it: InvalidParameter
+ * always says which parameter is invalid.
  *
  * Set @params, @n_params and @params_size with VARLINK_PARAMS().
  */
@@ -242,6 +246,8 @@ void varlink_close_array(struct varlink_call *call);
 int varlink_reply_continues(struct varlink_call *call);
 int varlink_reply(struct varlink_call *call);
 int varlink_error(struct varlink_call *call, const char *error);
+int varlink_error_invalid_parameter(struct varlink_call *call,
+				    const char *name);
 
 /*
  * Checking parameters: whether a VARLINK_JSON value equals an expected

@@ -293,11 +293,8 @@ static int network_get_link(struct varlink_call *call, const void *params)
 	int index = 0;
 
 	/* "index" is raw JSON: absent and null both leave its text NULL */
-	if (!p->name == !p->index.text) {
-		varlink_put_str(call, "parameter", p->name ? "index" : "name");
-		varlink_error(call, "org.varlink.service.InvalidParameter");
-		return 0;
-	}
+	if (!p->name == !p->index.text)
+		return varlink_error_invalid_parameter(call, p->name ? "index" : "name");
 	if (p->index.text)
 		index = network_index(&p->index);
 

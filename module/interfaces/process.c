@@ -237,11 +237,8 @@ static int get_process(struct varlink_call *call, const void *params)
 	const struct get_process_params *p = params;
 	struct task_struct *task;
 
-	if (p->pid <= 0) {
-		varlink_put_str(call, "parameter", "pid");
-		return varlink_error(call,
-				     "org.varlink.service.InvalidParameter");
-	}
+	if (p->pid <= 0)
+		return varlink_error_invalid_parameter(call, "pid");
 	task = get_process_task(p->pid);
 	if (task && !may_read(call, task)) {
 		put_task_struct(task);

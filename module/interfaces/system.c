@@ -392,11 +392,8 @@ static int set_hostname(struct varlink_call *call, const void *params)
 	const struct set_hostname_params *p = params;
 	int err;
 
-	if (!hostname_valid(p->hostname)) {
-		varlink_put_str(call, "parameter", "hostname");
-		return varlink_error(call,
-				     "org.varlink.service.InvalidParameter");
-	}
+	if (!hostname_valid(p->hostname))
+		return varlink_error_invalid_parameter(call, "hostname");
 	err = procfs_write("sys/kernel/hostname", p->hostname,
 			   strlen(p->hostname));
 	if (err)

@@ -640,7 +640,7 @@ static int test_count(struct varlink_call *call, const void *params)
 	s64 i = 0;
 
 	if (p->n < 0 || p->n > TEST_COUNT_MAX)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "n");
 	if (!varlink_call_more(call))
 		i = p->n;
 	for (; i < p->n; i++) {
@@ -710,8 +710,10 @@ static int test_monitor(struct varlink_call *call, const void *params)
 	s64 interval = p->interval_ms ? p->interval_ms : TEST_INTERVAL_DEF_MS;
 	struct test_work *tw;
 
-	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS || p->count < 0)
-		return -EINVAL;
+	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS)
+		return varlink_error_invalid_parameter(call, "interval_ms");
+	if (p->count < 0)
+		return varlink_error_invalid_parameter(call, "count");
 	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
 	if (!tw)
 		return -ENOMEM;
@@ -761,7 +763,7 @@ static int test_defer(struct varlink_call *call, const void *params)
 	struct test_work *tw;
 
 	if (p->delay_ms > TEST_SLEEP_MAX_MS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "delay_ms");
 	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
 	if (!tw)
 		return -ENOMEM;
@@ -794,7 +796,7 @@ static int test_slow(struct varlink_call *call, const void *params)
 	const struct test_ms *p = params;
 
 	if (p->ms > TEST_SLEEP_MAX_MS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "ms");
 	msleep(p->ms);
 	varlink_put_u64(call, "ms", p->ms);
 	return test_reply(call);
@@ -814,7 +816,7 @@ static int test_big(struct varlink_call *call, const void *params)
 	char *data;
 
 	if (p->size > TEST_BIG_MAX)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "size");
 	data = kvmalloc(p->size + 1, GFP_KERNEL);
 	if (!data)
 		return -ENOMEM;
@@ -859,7 +861,7 @@ static int test_fail(struct varlink_call *call, const void *params)
 	const struct test_fail *p = params;
 
 	if (p->err < 1 || p->err > MAX_ERRNO || p->err == EINPROGRESS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "errno");
 	return -p->err;
 }
 
