@@ -140,10 +140,6 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
 
 	reply_reset(call);
 	switch (ret) {
-	case -EINVAL:
-		error = VL_ERR("InvalidParameter");
-		vl_jsonw_kv_str(&call->w, "parameter", "parameters");
-		break;
 	case -EPERM:
 	case -EACCES:
 		error = VL_ERR("PermissionDenied");
@@ -769,3 +765,24 @@ int varlink_error(struct varlink_call *call, const char *error)
 	return call_finish(call, error);
 }
 EXPORT_SYMBOL_GPL(varlink_error);
+
+/**
+ * varlink_error_invalid_parameter() - end a call with InvalidParameter
+ * @call: the call; it is gone when this returns
+ * @name: the name of the parameter the method refuses
+ *
+ * For a value that the IDL allows but the method does not accept: sends
+ * org.varlink.service.InvalidParameter {"parameter": @name}.  Parameters
+ * written since the last reply are dropped.
+ *
+ * Context: process context, may sleep.
+ * Return: as varlink_reply().
+ */
+int varlink_error_invalid_parameter(struct varlink_call *call,
+				    const char *name)
+{
+	reply_reset(call);
+	varlink_put_str(call, "parameter", name);
+	return varlink_error(call, VL_ERR("InvalidParameter"));
+}
+EXPORT_SYMBOL_GPL(varlink_error_invalid_parameter);

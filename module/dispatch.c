@@ -145,7 +145,7 @@ static int decode_params(const struct varlink_method *m,
 static void call_run(struct varlink_call *call, void *params)
 {
 	const struct varlink_method *m = call->method;
-	struct module *owner = call->iface->desc->owner;
+	struct module *owner = call->iface->owner;
 	int ret;
 
 	if (!vl_iface_track_call(call->iface, call) || !try_module_get(owner)) {

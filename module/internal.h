@@ -108,6 +108,7 @@ struct pid *vl_conn_pid(const struct vl_conn *conn);
 struct vl_iface {
 	struct list_head node;
 	const struct varlink_interface *desc;
+	struct module *owner;
 	struct vl_idl *idl;
 	const struct varlink_method **methods;	/* by IDL member index */
 	refcount_t ref;

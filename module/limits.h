@@ -4,13 +4,18 @@
  *
  * Values that an administrator may need to change are defaults for module
  * parameters (see main.c); the others are hard bounds.  The defaults that
- * userspace may rely on are published in uapi/linux/varlink.h.
+ * userspace may rely on are published in uapi/linux/varlink.h, and checked
+ * against these at build time.
  *
  * This header is self-contained so that the protocol core (json.c, jsonw.c,
  * idl.c, validate.c) also builds in userspace.
  */
 #ifndef _VL_LIMITS_H
 #define _VL_LIMITS_H
+
+#include <linux/build_bug.h>
+
+#include "../uapi/linux/varlink.h"
 
 enum vl_limits {
 	/* one message, NUL included; module parameter max_message_size */
@@ -50,5 +55,9 @@ enum vl_limits {
 	 */
 	VL_VALIDATE_DEPTH_MAX		= 32,
 };
+
+static_assert(VL_MSG_SIZE_DEFAULT == VARLINK_MESSAGE_SIZE_DEFAULT);
+static_assert(VL_JSON_DEPTH_DEFAULT == VARLINK_JSON_DEPTH_DEFAULT);
+static_assert(VL_JSON_TOKENS_DEFAULT == VARLINK_JSON_TOKENS_DEFAULT);
 
 #endif /* _VL_LIMITS_H */

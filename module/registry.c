@@ -23,7 +23,6 @@
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
 
-#define VL_PARAMS_SIZE_MAX	1024
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
 				 VARLINK_FAST)
 
@@ -170,7 +169,7 @@ static int check_params(const struct vl_idl *idl,
 
 	if (m->n_params && (!m->params || !m->call))
 		goto bad;
-	if (m->params_size > VL_PARAMS_SIZE_MAX || (m->n_params && !m->params_size))
+	if (m->params_size > VARLINK_PARAMS_SIZE_MAX || (m->n_params && !m->params_size))
 		goto bad;
 	for (i = 0; i < m->n_params; i++) {
 		const struct varlink_param *p = &m->params[i];
@@ -292,9 +291,12 @@ static void iface_free(struct vl_iface *iface)
 }
 
 /**
- * varlink_register_interface() - serve an interface
- * @iface: the interface: IDL text, method table and owner, all of which
- *	must stay valid and unchanged until varlink_unregister_interface()
+ * __varlink_register_interface() - serve an interface
+ * @iface: the interface: IDL text and method table, both of which must
+ *	stay valid and unchanged until varlink_unregister_interface()
+ * @owner: the module whose code and data @iface uses, pinned while a
+ *	callback runs; varlink_register_interface(), the macro that
+ *	providers call, passes THIS_MODULE
  *
  * The IDL must parse, and the method table must name every method of the
  * IDL exactly once, with valid flags and parameter tables; the reason for
@@ -304,7 +306,8 @@ static void iface_free(struct vl_iface *iface)
  * Return: 0; -EINVAL for an invalid IDL or table; -EEXIST if an interface
  * of the same name is registered; -ENOMEM.
  */
-int varlink_register_interface(const struct varlink_interface *iface)
+int __varlink_register_interface(const struct varlink_interface *iface,
+				 struct module *owner)
 {
 	struct vl_iface *new, *pos;
 	struct list_head *at = &registry;
@@ -313,6 +316,7 @@ int varlink_register_interface(const struct varlink_interface *iface)
 	new = iface_create(iface);
 	if (IS_ERR(new))
 		return PTR_ERR(new);
+	new->owner = owner;
 
 	mutex_lock(&registry_lock);
 	list_for_each_entry(pos, &registry, node) {
@@ -333,7 +337,7 @@ int varlink_register_interface(const struct varlink_interface *iface)
 	mutex_unlock(&registry_lock);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(varlink_register_interface);
+EXPORT_SYMBOL_GPL(__varlink_register_interface);
 
 static void iface_drain(struct vl_iface *iface)
 {

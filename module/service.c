@@ -95,9 +95,7 @@ static const struct varlink_method service_methods[] = {
 	{
 		.name = "GetInterfaceDescription",
 		.call = get_description,
-		.params = describe_params,
-		.n_params = ARRAY_SIZE(describe_params),
-		.params_size = sizeof(struct describe_params),
+		VARLINK_PARAMS(describe_params, struct describe_params),
 		.flags = VARLINK_FAST,
 	},
 };
@@ -106,7 +104,6 @@ static const struct varlink_interface service_iface = {
 	.idl = service_idl,
 	.methods = service_methods,
 	.n_methods = ARRAY_SIZE(service_methods),
-	.owner = THIS_MODULE,
 };
 
 static const char kernel_idl[] =
@@ -215,7 +212,6 @@ static const struct varlink_interface kernel_iface = {
 	.idl = kernel_idl,
 	.methods = kernel_methods,
 	.n_methods = ARRAY_SIZE(kernel_methods),
-	.owner = THIS_MODULE,
 };
 
 int vl_service_init(void)

@@ -6,11 +6,12 @@
  * A provider describes its interface with the IDL text (UAPI.20 varlink
  * interface definition, served verbatim by GetInterfaceDescription) and a
  * static const table of methods, and hands both to
- * varlink_register_interface().  The core checks the table against the
- * IDL, validates every call against the IDL before the callback runs,
- * checks the method's permission flags against the caller's credentials,
- * decodes the parameters into the method's C struct, and pins the owner
- * module while the callback runs.
+ * varlink_register_interface(), or lets module_varlink_interface() do it
+ * at module init.  The core checks the table against the IDL, validates
+ * every call against the IDL before the callback runs, checks the
+ * method's permission flags against the caller's credentials, decodes
+ * the parameters into the method's C struct, and pins the module that
+ * registered the interface while the callback runs.
  *
  * Who calls: a connection has an opener, the task that connected
  * (varlink_call_cred()), and each call a sender, the process that wrote
@@ -26,11 +27,13 @@
 #ifndef _VARLINK_H
 #define _VARLINK_H
 
+#include <linux/build_bug.h>
 #include <linux/cred.h>
+#include <linux/device/driver.h>
+#include <linux/module.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
-struct module;
 struct task_struct;
 struct varlink_call;
 
@@ -85,6 +88,26 @@ struct varlink_param {
 #define VARLINK_PARAM(_name, _type, _struct, _member)			\
 	{ .name = (_name), .type = (_type), .offset = offsetof(_struct, _member) }
 
+/* The largest struct a method's parameters are decoded into */
+#define VARLINK_PARAMS_SIZE_MAX	1024
+
+/**
+ * VARLINK_PARAMS() - a method's parameter table and the struct it fills
+ * @_table: the array of struct varlink_param (an array, not a pointer)
+ * @_struct: the type of the struct, e.g. struct foo_params
+ *
+ * In the initializer of a struct varlink_method, sets .params, .n_params
+ * and .params_size; the build fails if @_struct is larger than
+ * VARLINK_PARAMS_SIZE_MAX.  (.n_params is ARRAY_SIZE(), spelled out so
+ * that checkpatch sees no reuse of @_table: the other uses are sizeof.)
+ */
+#define VARLINK_PARAMS(_table, _struct)					\
+	.params = (_table),						\
+	.n_params = sizeof(_table) / sizeof((_table)[0]) +		\
+		__must_be_array(_table),				\
+	.params_size = sizeof(_struct) +				\
+		BUILD_BUG_ON_ZERO(sizeof(_struct) > VARLINK_PARAMS_SIZE_MAX)
+
 /* struct varlink_method.flags */
 #define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
@@ -100,7 +123,8 @@ struct varlink_param {
  *	bytes, or NULL; every entry must name an input parameter of the
  *	method with a compatible type
  * @n_params: entries in @params
- * @params_size: size of the struct @params decode into, at most 1024
+ * @params_size: size of the struct @params decode into, at most
+ *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE, VARLINK_FAST
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
@@ -123,9 +147,15 @@ struct varlink_param {
  *    (a work item, a notifier): the call stays valid until its final
  *    reply, see varlink_call_set_cancel();
  *  - a negative errno, without having replied: the core replies with an
- *    error: -EINVAL InvalidParameter, -EPERM and -EACCES
- *    PermissionDenied, -EOPNOTSUPP MethodNotImplemented, anything else
+ *    error: -EPERM and -EACCES PermissionDenied, -EOPNOTSUPP
+ *    MethodNotImplemented, anything else, -EINVAL included,
  *    org.kernel.varlink.SystemError {"errno": -err}.
+ *
+ * A parameter that the IDL allows but the method refuses is reported with
+ * varlink_error_invalid_parameter(), which names it: InvalidParameter
+ * always says which parameter is invalid.
+ *
+ * Set @params, @n_params and @params_size with VARLINK_PARAMS().
  */
 struct varlink_method {
 	const char *name;
@@ -143,17 +173,36 @@ struct varlink_method {
  *	"interface" line; it must stay valid while registered (static const)
  * @methods: one entry per method the IDL declares, no more, no less
  * @n_methods: entries in @methods
- * @owner: THIS_MODULE
+ *
+ * The module that registers it is its owner: see
+ * __varlink_register_interface().
  */
 struct varlink_interface {
 	const char *idl;
 	const struct varlink_method *methods;
 	unsigned int n_methods;
-	struct module *owner;
 };
 
-int varlink_register_interface(const struct varlink_interface *iface);
+int __varlink_register_interface(const struct varlink_interface *iface,
+				 struct module *owner);
 void varlink_unregister_interface(const struct varlink_interface *iface);
+
+/* Serve @iface, owned by the calling module: see the function */
+#define varlink_register_interface(iface)				\
+	__varlink_register_interface(iface, THIS_MODULE)
+
+/**
+ * module_varlink_interface() - register an interface for a whole module
+ * @__iface: the struct varlink_interface (not a pointer to it)
+ *
+ * For a provider whose module init and exit would do nothing but
+ * varlink_register_interface() and varlink_unregister_interface(): this
+ * generates both, as module_driver() does for a driver.  Use it at most
+ * once in a module.
+ */
+#define module_varlink_interface(__iface)				\
+	module_driver(__iface, varlink_register_interface,		\
+		      varlink_unregister_interface)
 
 /* The call and its caller */
 bool varlink_call_more(const struct varlink_call *call);
@@ -197,6 +246,8 @@ void varlink_close_array(struct varlink_call *call);
 int varlink_reply_continues(struct varlink_call *call);
 int varlink_reply(struct varlink_call *call);
 int varlink_error(struct varlink_call *call, const char *error);
+int varlink_error_invalid_parameter(struct varlink_call *call,
+				    const char *name);
 
 /*
  * Checking parameters: whether a VARLINK_JSON value equals an expected

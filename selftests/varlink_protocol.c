@@ -508,14 +508,18 @@ FIXTURE_VARIANT_ADD(errors, negative_unsigned) {
 	.path = "parameters.parameter", .value = "\"ms\"",
 };
 
-FIXTURE_VARIANT_ADD(errors, callback_einval) {
+/* a value the IDL allows but the method refuses: named by the provider */
+FIXTURE_VARIANT_ADD(errors, callback_invalid) {
 	.msg = "{" M("Slow") ",\"parameters\":{\"ms\":5001}}",
 	.error = SVC("InvalidParameter"),
+	.path = "parameters.parameter", .value = "\"ms\"",
 };
 
+/* a bare -EINVAL names no parameter: it is an errno like any other */
 FIXTURE_VARIANT_ADD(errors, errno_einval) {
 	.msg = "{" M("Fail") ",\"parameters\":{\"errno\":22}}",
-	.error = SVC("InvalidParameter"),
+	.error = SYSERR,
+	.path = "parameters.errno", .value = "22",
 };
 
 FIXTURE_VARIANT_ADD(errors, errno_eperm) {
@@ -579,6 +583,7 @@ FIXTURE_VARIANT_ADD(errors, errno_more) {
 FIXTURE_VARIANT_ADD(errors, stream_invalid) {
 	.msg = "{" M("Count") ",\"more\":true,\"parameters\":{\"n\":-1}}",
 	.error = SVC("InvalidParameter"),
+	.path = "parameters.parameter", .value = "\"n\"",
 };
 
 FIXTURE_VARIANT_ADD(errors, reply_too_big) {

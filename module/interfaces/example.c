@@ -65,13 +65,11 @@ static int count(struct varlink_call *call, const void *params)
 static const struct varlink_method example_methods[] = {
 	{
 		.name = "Hello", .call = hello,
-		.params = hello_params, .n_params = ARRAY_SIZE(hello_params),
-		.params_size = sizeof(struct hello_params),
+		VARLINK_PARAMS(hello_params, struct hello_params),
 	},
 	{
 		.name = "Count", .call = count, .flags = VARLINK_MORE,
-		.params = count_params, .n_params = ARRAY_SIZE(count_params),
-		.params_size = sizeof(struct count_params),
+		VARLINK_PARAMS(count_params, struct count_params),
 	},
 };
 
@@ -79,20 +77,8 @@ static const struct varlink_interface example_iface = {
 	.idl = example_idl,
 	.methods = example_methods,
 	.n_methods = ARRAY_SIZE(example_methods),
-	.owner = THIS_MODULE,
 };
+module_varlink_interface(example_iface);
 
-static int __init example_init(void)
-{
-	return varlink_register_interface(&example_iface);
-}
-
-static void __exit example_exit(void)
-{
-	varlink_unregister_interface(&example_iface);
-}
-
-module_init(example_init);
-module_exit(example_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.example varlink interface");

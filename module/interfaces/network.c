@@ -293,11 +293,8 @@ static int network_get_link(struct varlink_call *call, const void *params)
 	int index = 0;
 
 	/* "index" is raw JSON: absent and null both leave its text NULL */
-	if (!p->name == !p->index.text) {
-		varlink_put_str(call, "parameter", p->name ? "index" : "name");
-		varlink_error(call, "org.varlink.service.InvalidParameter");
-		return 0;
-	}
+	if (!p->name == !p->index.text)
+		return varlink_error_invalid_parameter(call, p->name ? "index" : "name");
 	if (p->index.text)
 		index = network_index(&p->index);
 
@@ -541,9 +538,7 @@ static const struct varlink_method network_methods[] = {
 	{ .name = "ListLinks", .call = network_list_links },
 	{
 		.name = "GetLink", .call = network_get_link,
-		.params = network_get_params,
-		.n_params = ARRAY_SIZE(network_get_params),
-		.params_size = sizeof(struct network_get_params),
+		VARLINK_PARAMS(network_get_params, struct network_get_params),
 	},
 	{
 		.name = "MonitorLinks", .call = network_monitor_links,
@@ -555,7 +550,6 @@ static const struct varlink_interface network_iface = {
 	.idl = network_idl,
 	.methods = network_methods,
 	.n_methods = ARRAY_SIZE(network_methods),
-	.owner = THIS_MODULE,
 };
 
 static int __init network_init(void)

@@ -237,11 +237,8 @@ static int get_process(struct varlink_call *call, const void *params)
 	const struct get_process_params *p = params;
 	struct task_struct *task;
 
-	if (p->pid <= 0) {
-		varlink_put_str(call, "parameter", "pid");
-		return varlink_error(call,
-				     "org.varlink.service.InvalidParameter");
-	}
+	if (p->pid <= 0)
+		return varlink_error_invalid_parameter(call, "pid");
 	task = get_process_task(p->pid);
 	if (task && !may_read(call, task)) {
 		put_task_struct(task);
@@ -261,9 +258,7 @@ static const struct varlink_method process_methods[] = {
 	{
 		.name = "GetProcess",
 		.call = get_process,
-		.params = get_process_params,
-		.n_params = ARRAY_SIZE(get_process_params),
-		.params_size = sizeof(struct get_process_params),
+		VARLINK_PARAMS(get_process_params, struct get_process_params),
 	},
 };
 
@@ -271,20 +266,8 @@ static const struct varlink_interface process_iface = {
 	.idl = process_idl,
 	.methods = process_methods,
 	.n_methods = ARRAY_SIZE(process_methods),
-	.owner = THIS_MODULE,
 };
+module_varlink_interface(process_iface);
 
-static int __init process_init(void)
-{
-	return varlink_register_interface(&process_iface);
-}
-
-static void __exit process_exit(void)
-{
-	varlink_unregister_interface(&process_iface);
-}
-
-module_init(process_init);
-module_exit(process_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.process varlink interface: processes by pid");

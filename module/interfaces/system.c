@@ -392,11 +392,8 @@ static int set_hostname(struct varlink_call *call, const void *params)
 	const struct set_hostname_params *p = params;
 	int err;
 
-	if (!hostname_valid(p->hostname)) {
-		varlink_put_str(call, "parameter", "hostname");
-		return varlink_error(call,
-				     "org.varlink.service.InvalidParameter");
-	}
+	if (!hostname_valid(p->hostname))
+		return varlink_error_invalid_parameter(call, "hostname");
 	err = procfs_write("sys/kernel/hostname", p->hostname,
 			   strlen(p->hostname));
 	if (err)
@@ -409,9 +406,7 @@ static const struct varlink_method system_methods[] = {
 	{
 		.name = "SetHostname",
 		.call = set_hostname,
-		.params = set_hostname_params,
-		.n_params = ARRAY_SIZE(set_hostname_params),
-		.params_size = sizeof(struct set_hostname_params),
+		VARLINK_PARAMS(set_hostname_params, struct set_hostname_params),
 		.flags = VARLINK_CAPABLE,
 		.capability = CAP_SYS_ADMIN,
 	},
@@ -421,7 +416,6 @@ static const struct varlink_interface system_iface = {
 	.idl = system_idl,
 	.methods = system_methods,
 	.n_methods = ARRAY_SIZE(system_methods),
-	.owner = THIS_MODULE,
 };
 
 static int __init system_init(void)

@@ -181,9 +181,7 @@ static int cert_call(struct varlink_call *call, const void *params);
 #define CERT_METHOD(_name, _params, _flags) {				\
 	.name = (_name),						\
 	.call = cert_call,						\
-	.params = (_params),						\
-	.n_params = sizeof(_params) / sizeof(struct varlink_param),	\
-	.params_size = sizeof(struct cert_params),			\
+	VARLINK_PARAMS(_params, struct cert_params),			\
 	.flags = (_flags),						\
 }
 
@@ -639,21 +637,8 @@ static const struct varlink_interface cert_iface = {
 	.idl = vl_certification_idl,
 	.methods = cert_methods,
 	.n_methods = ARRAY_SIZE(cert_methods),
-	.owner = THIS_MODULE,
 };
-
-static int __init cert_init(void)
-{
-	return varlink_register_interface(&cert_iface);
-}
-
-static void __exit cert_exit(void)
-{
-	varlink_unregister_interface(&cert_iface);
-}
-
-module_init(cert_init);
-module_exit(cert_exit);
+module_varlink_interface(cert_iface);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("varlink certification interface org.varlink.certification");

@@ -139,7 +139,6 @@ static void registry_test_register(struct kunit *test)
 		.idl = c->idl,
 		.methods = c->methods,
 		.n_methods = c->n_methods,
-		.owner = THIS_MODULE,
 	};
 	int err;
 
@@ -156,7 +155,6 @@ static void registry_test_lookup_after_unregister(struct kunit *test)
 {
 	const struct varlink_interface iface = {
 		.idl = IDL_PING, .methods = good, .n_methods = ARRAY_SIZE(good),
-		.owner = THIS_MODULE,
 	};
 	struct vl_iface *found;
 

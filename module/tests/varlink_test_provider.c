@@ -640,7 +640,7 @@ static int test_count(struct varlink_call *call, const void *params)
 	s64 i = 0;
 
 	if (p->n < 0 || p->n > TEST_COUNT_MAX)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "n");
 	if (!varlink_call_more(call))
 		i = p->n;
 	for (; i < p->n; i++) {
@@ -710,8 +710,10 @@ static int test_monitor(struct varlink_call *call, const void *params)
 	s64 interval = p->interval_ms ? p->interval_ms : TEST_INTERVAL_DEF_MS;
 	struct test_work *tw;
 
-	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS || p->count < 0)
-		return -EINVAL;
+	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS)
+		return varlink_error_invalid_parameter(call, "interval_ms");
+	if (p->count < 0)
+		return varlink_error_invalid_parameter(call, "count");
 	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
 	if (!tw)
 		return -ENOMEM;
@@ -761,7 +763,7 @@ static int test_defer(struct varlink_call *call, const void *params)
 	struct test_work *tw;
 
 	if (p->delay_ms > TEST_SLEEP_MAX_MS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "delay_ms");
 	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
 	if (!tw)
 		return -ENOMEM;
@@ -794,7 +796,7 @@ static int test_slow(struct varlink_call *call, const void *params)
 	const struct test_ms *p = params;
 
 	if (p->ms > TEST_SLEEP_MAX_MS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "ms");
 	msleep(p->ms);
 	varlink_put_u64(call, "ms", p->ms);
 	return test_reply(call);
@@ -814,7 +816,7 @@ static int test_big(struct varlink_call *call, const void *params)
 	char *data;
 
 	if (p->size > TEST_BIG_MAX)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "size");
 	data = kvmalloc(p->size + 1, GFP_KERNEL);
 	if (!data)
 		return -ENOMEM;
@@ -859,7 +861,7 @@ static int test_fail(struct varlink_call *call, const void *params)
 	const struct test_fail *p = params;
 
 	if (p->err < 1 || p->err > MAX_ERRNO || p->err == EINPROGRESS)
-		return -EINVAL;
+		return varlink_error_invalid_parameter(call, "errno");
 	return -p->err;
 }
 
@@ -896,65 +898,49 @@ static const struct varlink_method test_methods[] = {
 	{
 		.name = "EchoScalars",
 		.call = test_echo_scalars,
-		.params = test_scalars_params,
-		.n_params = ARRAY_SIZE(test_scalars_params),
-		.params_size = sizeof(struct test_scalars),
+		VARLINK_PARAMS(test_scalars_params, struct test_scalars),
 		.flags = VARLINK_FAST,
 	},
 	{
 		.name = "Echo",
 		.call = test_echo,
-		.params = test_echo_params_table,
-		.n_params = ARRAY_SIZE(test_echo_params_table),
-		.params_size = sizeof(struct test_echo),
+		VARLINK_PARAMS(test_echo_params_table, struct test_echo),
 		.flags = VARLINK_FAST,
 	},
 	{ .name = "Types", .call = test_types, .flags = VARLINK_FAST },
 	{
 		.name = "Counter",
 		.call = test_counter_call,
-		.params = test_counter_params,
-		.n_params = ARRAY_SIZE(test_counter_params),
-		.params_size = sizeof(struct test_counter_params),
+		VARLINK_PARAMS(test_counter_params, struct test_counter_params),
 		.flags = VARLINK_FAST,
 	},
 	{
 		.name = "Count",
 		.call = test_count,
-		.params = test_count_params,
-		.n_params = ARRAY_SIZE(test_count_params),
-		.params_size = sizeof(struct test_count),
+		VARLINK_PARAMS(test_count_params, struct test_count),
 		.flags = VARLINK_MORE,
 	},
 	{
 		.name = "Monitor",
 		.call = test_monitor,
-		.params = test_monitor_params,
-		.n_params = ARRAY_SIZE(test_monitor_params),
-		.params_size = sizeof(struct test_monitor_params),
+		VARLINK_PARAMS(test_monitor_params, struct test_monitor_params),
 		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_FAST,
 	},
 	{
 		.name = "Defer",
 		.call = test_defer,
-		.params = test_defer_params,
-		.n_params = ARRAY_SIZE(test_defer_params),
-		.params_size = sizeof(struct test_defer_params),
+		VARLINK_PARAMS(test_defer_params, struct test_defer_params),
 		.flags = VARLINK_FAST,
 	},
 	{
 		.name = "Slow",
 		.call = test_slow,
-		.params = test_slow_params,
-		.n_params = ARRAY_SIZE(test_slow_params),
-		.params_size = sizeof(struct test_ms),
+		VARLINK_PARAMS(test_slow_params, struct test_ms),
 	},
 	{
 		.name = "Big",
 		.call = test_big,
-		.params = test_big_params,
-		.n_params = ARRAY_SIZE(test_big_params),
-		.params_size = sizeof(struct test_big),
+		VARLINK_PARAMS(test_big_params, struct test_big),
 	},
 	{
 		.name = "Privileged",
@@ -966,17 +952,13 @@ static const struct varlink_method test_methods[] = {
 	{
 		.name = "Fail",
 		.call = test_fail,
-		.params = test_fail_params,
-		.n_params = ARRAY_SIZE(test_fail_params),
-		.params_size = sizeof(struct test_fail),
+		VARLINK_PARAMS(test_fail_params, struct test_fail),
 		.flags = VARLINK_FAST,
 	},
 	{
 		.name = "Raise",
 		.call = test_raise,
-		.params = test_raise_params,
-		.n_params = ARRAY_SIZE(test_raise_params),
-		.params_size = sizeof(struct test_raise),
+		VARLINK_PARAMS(test_raise_params, struct test_raise),
 		.flags = VARLINK_FAST,
 	},
 	{ .name = "Unimplemented", .call = NULL },
@@ -989,7 +971,6 @@ static const struct varlink_interface test_iface = {
 	.idl = test_idl,
 	.methods = test_methods,
 	.n_methods = ARRAY_SIZE(test_methods),
-	.owner = THIS_MODULE,
 };
 
 /*
