@@ -287,7 +287,7 @@ static void call_run(struct varlink_call *call, void *params)
 		varlink_error(call, VL_ERR("InterfaceNotFound"));
 		return;
 	}
-	atomic64_inc(&vl_stats.calls);
+	vl_stat_inc(calls);
 
 	/* the call may be finished and freed by the time this returns */
 	vl_call_get(call);
@@ -406,7 +406,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 			params = call->params;
 			memset(params, 0, m->params_size);
 		} else {
-			atomic64_inc(&vl_stats.allocations);
+			vl_stat_inc(allocations);
 			heap = kzalloc(m->params_size, GFP_KERNEL_ACCOUNT);
 			params = heap;
 			if (!params) {
@@ -421,7 +421,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 		}
 	}
 	if (in_caller)
-		atomic64_inc(&vl_stats.calls_inline);
+		vl_stat_inc(calls_inline);
 	call_run(call, params);	/* the call may be gone when it returns */
 out:
 	kfree(heap);
@@ -449,7 +449,7 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
 		return err;
 
 	/* out of tokens, or too deep: only a parse with all can tell */
-	atomic64_inc(&vl_stats.allocations);
+	vl_stat_inc(allocations);
 	*heap = kvmalloc_array(ntoks, sizeof(**heap), GFP_KERNEL_ACCOUNT);
 	if (!*heap)
 		return -ENOMEM;
@@ -487,7 +487,7 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 	if (!err)
 		err = vl_parse_envelope(&js, &env);
 	if (err) {
-		atomic64_inc(&vl_stats.protocol_errors);
+		vl_stat_inc(protocol_errors);
 		pr_debug_ratelimited("closing a connection: %s at byte %u (%d)\n",
 				     js.emsg ? js.emsg : "not a varlink call",
 				     js.epos, err);
@@ -1004,7 +1004,7 @@ static int call_send(struct varlink_call *call, const char *error,
 		 !test_bit(VL_CALL_GONE, &call->flags))
 		err = vl_conn_send(call->conn, msg, len + 1);
 	if (w->buf && w->buf != call->reply)
-		atomic64_inc(&vl_stats.allocations);	/* it outgrew @reply */
+		vl_stat_inc(allocations);	/* it outgrew @reply */
 	vl_call_reset_reply(call);
 	return err;
 }
@@ -1100,7 +1100,7 @@ EXPORT_SYMBOL_GPL(varlink_reply);
  */
 int varlink_error(struct varlink_call *call, const char *error)
 {
-	atomic64_inc(&vl_stats.errors);
+	vl_stat_inc(errors);
 	return call_finish(call, error);
 }
 EXPORT_SYMBOL_GPL(varlink_error);
