@@ -86,7 +86,7 @@ void *vl_cache_alloc(struct vl_cache *c, gfp_t gfp)
 		if (obj)
 			return obj;
 	}
-	atomic64_inc(&vl_stats.allocations);
+	vl_stat_inc(allocations);
 	return kmem_cache_alloc(c->slab, gfp);
 }
 

@@ -662,7 +662,7 @@ static int call_send(struct varlink_call *call, const char *error,
 		 !test_bit(VL_CALL_GONE, &call->flags))
 		err = vl_conn_send(call->conn, msg, len + 1);
 	if (w->buf && w->buf != call->reply)
-		atomic64_inc(&vl_stats.allocations);	/* it outgrew @reply */
+		vl_stat_inc(allocations);	/* it outgrew @reply */
 	reply_reset(call);
 	return err;
 }
@@ -761,7 +761,7 @@ EXPORT_SYMBOL_GPL(varlink_reply);
 int varlink_error(struct varlink_call *call, const char *error)
 {
 	might_sleep();
-	atomic64_inc(&vl_stats.errors);
+	vl_stat_inc(errors);
 	return call_finish(call, error);
 }
 EXPORT_SYMBOL_GPL(varlink_error);

@@ -255,7 +255,7 @@ static void *buf_alloc(size_t size, size_t *cap)
 		*cap = VL_CONN_BUF;
 		return vl_cache_alloc(&buf_cache, GFP_KERNEL_ACCOUNT);
 	}
-	atomic64_inc(&vl_stats.allocations);
+	vl_stat_inc(allocations);
 	*cap = size;
 	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
 }
@@ -297,7 +297,7 @@ static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
 		if (n < 0)
 			return n;
 		off += n;
-		atomic64_add(n, &vl_stats.bytes_out);
+		vl_stat_add(bytes_out, n);
 	}
 	return off;
 }
@@ -530,7 +530,7 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 		if (n <= 0)
 			return n ? n : -ECONNRESET;
 		conn->rx_len += n;
-		atomic64_add(n, &vl_stats.bytes_in);
+		vl_stat_add(bytes_in, n);
 	}
 }
 
@@ -605,8 +605,8 @@ static void conn_teardown(struct vl_conn *conn)
 	spin_lock(&conns_lock);
 	list_del(&conn->node);
 	spin_unlock(&conns_lock);
-	if (atomic64_dec_and_test(&vl_stats.connections))
-		wake_up_var(&vl_stats.connections);
+	if (atomic_dec_and_test(&vl_connections))
+		wake_up_var(&vl_connections);
 	vl_conn_put(conn);
 }
 
@@ -776,7 +776,7 @@ static void conn_refuse(struct socket *sock, unsigned int max)
 				"{\"error\":\"org.kernel.varlink.TooManyConnections\",\"parameters\":{\"max\":%u}}",
 				max) + 1;
 	kernel_sendmsg(sock, &hdr, &iov, 1, iov.iov_len);
-	atomic64_inc(&vl_stats.refused);
+	vl_stat_inc(refused);
 }
 
 /*
@@ -788,7 +788,7 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
 	__must_hold(&conns_lock)
 {
 	unsigned int max = vl_config.max_connections;
-	unsigned int n = atomic64_read(&vl_stats.connections);
+	unsigned int n = atomic_read(&vl_connections);
 
 	lockdep_assert_held(&conns_lock);
 	if (!admin)
@@ -811,9 +811,10 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
  * account_uid()), the client gets TooManyConnections and the socket is
  * closed.
  *
- * Return: the connection, or an ERR_PTR.
+ * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
+ * (refused), the socket released.
  */
-struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
+int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
 	struct mem_cgroup *memcg, *old_memcg;
 	struct sock *sk = sock->sk;
@@ -866,16 +867,16 @@ struct vl_conn *vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 		goto err_conn;
 	}
 	list_add_tail(&conn->node, &conns);
-	atomic64_inc(&vl_stats.connections);
+	atomic_inc(&vl_connections);
 	spin_unlock(&conns_lock);
-	atomic64_inc(&vl_stats.connections_total);
+	vl_stat_inc(connections_total);
 
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);
 	set_callbacks(conn);
 	queue_work(wq, &conn->io_work);	/* data may be there already */
 	vl_conn_put(conn);
-	return conn;
+	return 0;
 
 err_conn:
 	put_cred(conn->cred);
@@ -884,7 +885,7 @@ err_conn:
 	kfree(conn);
 err_sock:
 	sock_release(sock);
-	return ERR_PTR(err);
+	return err;
 }
 
 /**
@@ -902,8 +903,7 @@ void vl_conn_shutdown_all(void)
 	list_for_each_entry(conn, &conns, node)
 		vl_conn_close(conn);
 	spin_unlock(&conns_lock);
-	wait_var_event(&vl_stats.connections,
-		       !atomic64_read(&vl_stats.connections));
+	wait_var_event(&vl_connections, !atomic_read(&vl_connections));
 	/* the callbacks are gone: wait for the senders still inside */
 	synchronize_srcu(&senders_srcu);
 }

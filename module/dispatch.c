@@ -155,7 +155,7 @@ static void call_run(struct varlink_call *call, void *params)
 		varlink_error(call, VL_ERR("InterfaceNotFound"));
 		return;
 	}
-	atomic64_inc(&vl_stats.calls);
+	vl_stat_inc(calls);
 
 	/* the call may be finished and freed by the time this returns */
 	vl_call_get(call);
@@ -294,7 +294,7 @@ static void call_decode_and_run(struct varlink_call *call,
 			params = call->params;
 			memset(params, 0, m->params_size);
 		} else {
-			atomic64_inc(&vl_stats.allocations);
+			vl_stat_inc(allocations);
 			heap = kzalloc(m->params_size, GFP_KERNEL_ACCOUNT);
 			params = heap;
 			if (!params) {
@@ -309,7 +309,7 @@ static void call_decode_and_run(struct varlink_call *call,
 		}
 	}
 	if (in_caller)
-		atomic64_inc(&vl_stats.calls_inline);
+		vl_stat_inc(calls_inline);
 	call_run(call, params);	/* the call may be gone when it returns */
 out:
 	kfree(heap);
@@ -359,7 +359,7 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
 		return err;
 
 	/* out of tokens, or too deep: only a parse with all can tell */
-	atomic64_inc(&vl_stats.allocations);
+	vl_stat_inc(allocations);
 	*heap = kvmalloc_array(ntoks, sizeof(**heap), GFP_KERNEL_ACCOUNT);
 	if (!*heap)
 		return -ENOMEM;
@@ -397,7 +397,7 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 	if (!err)
 		err = vl_parse_envelope(&js, &env);
 	if (err) {
-		atomic64_inc(&vl_stats.protocol_errors);
+		vl_stat_inc(protocol_errors);
 		pr_debug_ratelimited("closing a connection: %s at byte %u (%d)\n",
 				     js.emsg ? js.emsg : "not a varlink call",
 				     js.epos, err);

@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -32,22 +33,40 @@ struct vl_config {
 
 extern struct vl_config vl_config;
 
-/* main.c: counters, shown in /sys/module/varlink/statistics/ */
+/*
+ * main.c: counters, shown in /sys/module/varlink/statistics/.  Each CPU
+ * counts in a copy of its own, so that CPUs serving calls in parallel
+ * share no cache line for them; a read sums the copies.  this_cpu_inc()
+ * and this_cpu_add() are safe against preemption and interrupts on every
+ * architecture (one instruction on x86; the generic versions disable
+ * interrupts around the update), so a counter may be updated in any
+ * context, without a lock.
+ */
 struct vl_stats {
-	atomic64_t connections;
-	atomic64_t connections_total;
-	atomic64_t refused;
-	atomic64_t calls;
-	atomic64_t calls_inline;
-	atomic64_t errors;
-	atomic64_t protocol_errors;
-	atomic64_t bytes_in;
-	atomic64_t bytes_out;
-	atomic64_t allocations;
+	u64 connections_total;
+	u64 refused;
+	u64 calls;
+	u64 calls_inline;
+	u64 errors;
+	u64 protocol_errors;
+	u64 bytes_in;
+	u64 bytes_out;
+	u64 allocations;
 };
 
-extern struct vl_stats vl_stats;
+DECLARE_PER_CPU(struct vl_stats, vl_stats);
 void vl_stats_put(struct varlink_call *call);
+
+#define vl_stat_inc(name)	this_cpu_inc(vl_stats.name)
+#define vl_stat_add(name, n)	this_cpu_add(vl_stats.name, (n))
+
+/*
+ * The connections open now, shown as statistics/connections: one count
+ * for all CPUs, not a statistic alone, since conn.c admits connections by
+ * it and waits at unload for it to reach 0.  It changes once per
+ * connection, not per call.
+ */
+extern atomic_t vl_connections;
 
 /* cache.c: per-CPU caches of per-message memory */
 #define VL_CACHE_SLOTS	2	/* objects kept per CPU */
@@ -89,8 +108,7 @@ struct vl_conn;
 
 int vl_conn_init(void);
 void vl_conn_exit(void);
-struct vl_conn *vl_conn_create(struct socket *sock,
-			       struct workqueue_struct *wq);
+int vl_conn_create(struct socket *sock, struct workqueue_struct *wq);
 void vl_conn_shutdown_all(void);
 kuid_t vl_conn_uid(const struct vl_conn *conn);
 void vl_conn_get(struct vl_conn *conn);

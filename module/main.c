@@ -44,7 +44,8 @@ MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
 module_param_named(fast_path, vl_config.fast_path, bool, 0644);
 MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when safe (default on)");
 
-struct vl_stats vl_stats;
+DEFINE_PER_CPU(struct vl_stats, vl_stats);
+atomic_t vl_connections;
 
 /*
  * /sys/module/varlink/statistics/ is a kobject of its own under the
@@ -53,14 +54,27 @@ struct vl_stats vl_stats;
  */
 struct vl_stat_attr {
 	struct kobj_attribute attr;
-	size_t offset;		/* of the atomic64_t in struct vl_stats */
+	u64 __percpu *count;	/* in vl_stats, or NULL: vl_connections */
 };
 
 static struct kobject *stats_kobj;
 
+/*
+ * The sum of every possible CPU's count (an offline CPU keeps what it
+ * counted), each read once.  Not a snapshot: what is counted meanwhile
+ * may be in it or not.  Where a u64 takes two loads (32-bit), a count
+ * caught in the middle of a carry is off by 2^32 for that read.
+ */
 static s64 stat_read(const struct vl_stat_attr *a)
 {
-	return atomic64_read((void *)&vl_stats + a->offset);
+	u64 sum = 0;
+	int cpu;
+
+	if (!a->count)
+		return atomic_read(&vl_connections);
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(a->count, cpu));
+	return sum;
 }
 
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -73,11 +87,14 @@ static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 #define VL_STAT(_name) {						\
 	.attr = { .attr = { .name = #_name, .mode = 0444 }, .show = stat_show }, \
-	.offset = offsetof(struct vl_stats, _name),			\
+	.count = &vl_stats._name,					\
 }
 
 static struct vl_stat_attr stat_attrs[] = {
-	VL_STAT(connections),
+	{	/* no .count: vl_connections */
+		.attr = { .attr = { .name = "connections", .mode = 0444 },
+			  .show = stat_show },
+	},
 	VL_STAT(connections_total),
 	VL_STAT(refused),
 	VL_STAT(calls),

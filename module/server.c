@@ -53,6 +53,7 @@ static void accept_work(struct work_struct *work)
 		err = kernel_accept(srv->listener, &sock, O_NONBLOCK);
 		if (err)
 			break;
+		/* an error has closed the socket; a refused client was told why */
 		vl_conn_create(sock, srv->wq);
 	}
 	if (err != -EAGAIN) {

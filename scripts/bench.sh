@@ -123,9 +123,8 @@ make -s -C "$KVARLINK_TOP/selftests/host" bench >"$out/json.txt" 2>&1 || json_ok
 grep '^result ' "$out/result.txt" >"${table%.txt}.runs.txt" || true
 cat "$table"
 
-splats='BUG:|WARNING:|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|blocked for more than|rcu.*stall|Call Trace:'
 status=0
-if grep -Ea "$splats" "$out/console.log" >"$out/splats.txt"; then
+if grep -Ea "$KERNEL_SPLATS" "$out/console.log" >"$out/splats.txt"; then
 	log "kernel splats in $out/console.log:"
 	head -n 40 "$out/splats.txt" >&2
 	status=1

@@ -97,7 +97,6 @@ tally $? "run: make run shows the demo and exits 0"
 tr -d '\r' <"$KVARLINK_OUT/run.log" | grep -q ' @org\.kernel\.varlink$'
 tally $? "run: the demo shows the listening socket"
 
-splats='BUG:|WARNING:|KCSAN:|FAULT_INJECTION|Kernel panic|KASAN|UBSAN|kernel BUG|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|blocked for more than|rcu.*stall|Call Trace:'
 kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
 
 # The table of the fault run: how many injected failures hit each call
@@ -244,7 +243,7 @@ for kernel in $KERNELS; do
 	if [ $complete -ne 0 ]; then
 		echo "# $console: missing, empty, or cut off before '$GUEST_END_MARK'"
 		tally 1 "$kernel: console free of kernel splats"
-	elif grep -Ea "$splats" "$console" >"$dir/splats.txt"; then
+	elif grep -Ea "$KERNEL_SPLATS" "$console" >"$dir/splats.txt"; then
 		sed 's/^/# /' "$dir/splats.txt" | head -n 40
 		tally 1 "$kernel: console free of kernel splats"
 	else

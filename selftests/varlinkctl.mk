@@ -9,8 +9,5 @@
 # The first rule of this file must not become the default goal.
 .DEFAULT_GOAL := all
 
-TEST_PROGS += varlink_varlinkctl.sh
-TEST_GEN_FILES += varlinkctl/varlinkctl
-
 $(OUTPUT)/varlinkctl/varlinkctl: $(CURDIR)/../scripts/varlinkctl.sh | $(OUTPUT)
 	$(CURDIR)/../scripts/varlinkctl.sh $(OUTPUT)/varlinkctl
