@@ -314,16 +314,18 @@ bool varlink_call_is_caller(const struct varlink_call *call,
 EXPORT_SYMBOL_GPL(varlink_call_is_caller);
 
 /**
- * vl_cred_capable() - whether @cred holds @cap in the initial user namespace
+ * vl_cred_capable() - whether @cred holds @cap in a user namespace
  * @cred: the credentials to check, not the current task's
+ * @ns: the user namespace
  * @cap: the capability
  *
  * Return: true if it does, with the LSMs' say (no audit record).
  */
-bool vl_cred_capable(const struct cred *cred, int cap)
+bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
+		     int cap)
 {
 	const struct cred *old = override_creds(cred);
-	bool ok = ns_capable_noaudit(&init_user_ns, cap);
+	bool ok = ns_capable_noaudit(ns, cap);
 
 	revert_creds(old);
 	return ok;
@@ -346,10 +348,97 @@ bool vl_cred_capable(const struct cred *cred, int cap)
  */
 bool varlink_call_capable(const struct varlink_call *call, int cap)
 {
-	return call->sender && vl_cred_capable(vl_conn_cred(call->conn), cap) &&
-	       vl_cred_capable(call->sender, cap);
+	return varlink_call_ns_capable(call, &init_user_ns, cap);
 }
 EXPORT_SYMBOL_GPL(varlink_call_capable);
+
+/**
+ * varlink_call_ns_capable() - whether the caller holds a capability in a
+ *	user namespace
+ * @call: the call
+ * @ns: the user namespace, e.g. the owner of the namespace whose state
+ *	the call would change
+ * @cap: the capability
+ *
+ * As varlink_call_capable(), in @ns: both the opener and the sender must
+ * hold @cap there.  Root in a container holds every capability in the
+ * container's user namespace and none in the initial one.
+ *
+ * Context: process context.
+ * Return: true if both hold @cap in @ns.
+ */
+bool varlink_call_ns_capable(const struct varlink_call *call,
+			     struct user_namespace *ns, int cap)
+{
+	return call->sender &&
+	       vl_cred_capable(vl_conn_cred(call->conn), ns, cap) &&
+	       vl_cred_capable(call->sender, ns, cap);
+}
+EXPORT_SYMBOL_GPL(varlink_call_ns_capable);
+
+/**
+ * varlink_call_net() - the caller's network namespace
+ * @call: the call
+ *
+ * The caller's namespaces are those of the connection's opener, taken
+ * when the connection was accepted, whichever task sends the call and
+ * whether it runs in a kworker or in the caller's own task: the network
+ * namespace is the one whose listener it connected to.  Each of the
+ * varlink_call_*_ns() functions returns a namespace that stays valid,
+ * without a reference of the provider's, until the call's final reply.
+ *
+ * Return: the network namespace.
+ */
+struct net *varlink_call_net(const struct varlink_call *call)
+{
+	return vl_conn_net(call->conn);
+}
+EXPORT_SYMBOL_GPL(varlink_call_net);
+
+/**
+ * varlink_call_user_ns() - the caller's user namespace
+ * @call: the call
+ *
+ * That of the opener's credentials, see varlink_call_net().
+ *
+ * Return: the user namespace.
+ */
+struct user_namespace *varlink_call_user_ns(const struct varlink_call *call)
+{
+	return vl_conn_cred(call->conn)->user_ns;
+}
+EXPORT_SYMBOL_GPL(varlink_call_user_ns);
+
+/**
+ * varlink_call_pid_ns() - the caller's pid namespace
+ * @call: the call
+ *
+ * The pid namespace the opener's process ids were made in (its active
+ * one), see varlink_call_net(): pid numbers are shown in it, and a
+ * process outside it does not exist for the caller.
+ *
+ * Return: the pid namespace.
+ */
+struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call)
+{
+	return vl_conn_pid_ns(call->conn);
+}
+EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
+
+/**
+ * varlink_call_uts_ns() - the caller's UTS namespace
+ * @call: the call
+ *
+ * That of the opener's thread group leader when the connection was
+ * accepted, see varlink_call_net().
+ *
+ * Return: the UTS namespace.
+ */
+struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call)
+{
+	return vl_conn_uts_ns(call->conn);
+}
+EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
 
 /**
  * varlink_call_set_cancel() - ask to be told when nobody waits any more

@@ -52,13 +52,17 @@
 #include <linux/memcontrol.h>
 #include <linux/net.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_ns.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/uio.h>
 #include <linux/user_namespace.h>
+#include <linux/utsname.h>
 #include <linux/wait_bit.h>
+#include <net/net_namespace.h>
 #include <net/sock.h>
 
 #include "internal.h"
@@ -84,6 +88,8 @@ struct vl_conn {
 	struct pid *pid;
 	kuid_t uid;
 	struct mem_cgroup *memcg;	/* charged for what it holds, or NULL */
+	struct pid_namespace *pid_ns;	/* the opener's namespaces */
+	struct uts_namespace *uts_ns;
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -170,6 +176,24 @@ const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
 struct pid *vl_conn_pid(const struct vl_conn *conn)
 {
 	return conn->pid;
+}
+
+/* The namespaces of the opener: the listener's network namespace, ... */
+struct net *vl_conn_net(const struct vl_conn *conn)
+{
+	return sock_net(conn->sock->sk);
+}
+
+/* ... the pid namespace the opener's pids were made in, ... */
+struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn)
+{
+	return conn->pid_ns;
+}
+
+/* ... and the UTS namespace of its thread group leader when accepted. */
+struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn)
+{
+	return conn->uts_ns;
 }
 
 /* The user the connection is accounted to, see account_uid() */
@@ -692,30 +716,13 @@ static void io_work(struct work_struct *work)
 	mutex_unlock(&conn->io_lock);
 }
 
-static void free_work(struct work_struct *work)
-{
-	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
-
-	/* nothing queues io_work any more: the socket's callbacks are gone */
-	cancel_work_sync(&conn->io_work);
-	sock_release(conn->sock);
-	put_cred(conn->cred);
-	put_pid(conn->pid);
-	put_pid(conn->sender.pid);
-	rx_release(conn);
-	buf_free(conn->tx, conn->tx_cap);
-	mem_cgroup_put(conn->memcg);
-	mutex_destroy(&conn->lock);
-	mutex_destroy(&conn->io_lock);
-	kfree(conn);
-}
-
 /*
  * The user charged for what @cred's task makes the server hold: its euid
  * in the initial user namespace; inside a user namespace, the user who
  * created the outermost one below the initial namespace.  The uids that
  * an unprivileged user maps into namespaces of its own are all that
- * user's.
+ * user's.  The uids of a namespace that root created (a container
+ * manager's) are users of their own: root gave them their kuids.
  */
 static kuid_t account_uid(const struct cred *cred)
 {
@@ -725,7 +732,111 @@ static kuid_t account_uid(const struct cred *cred)
 		return cred->euid;
 	while (ns->parent != &init_user_ns)
 		ns = ns->parent;
-	return ns->owner;
+	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
+}
+
+/*
+ * The memory cgroup of the process that connected, or NULL (the root
+ * cgroup: nothing is charged) if it has exited already or has no memory.
+ */
+static struct mem_cgroup *peer_memcg(struct sock *sk)
+{
+	struct mem_cgroup *memcg = NULL;
+	struct task_struct *task;
+	struct mm_struct *mm;
+
+	spin_lock(&sk->sk_peer_lock);
+	task = get_pid_task(sk->sk_peer_pid, PIDTYPE_TGID);
+	spin_unlock(&sk->sk_peer_lock);
+	if (!task)
+		return NULL;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (mm) {
+		memcg = get_mem_cgroup_from_mm(mm);
+		mmput(mm);
+	}
+	return memcg;
+}
+
+/*
+ * A reference on @task's UTS namespace, or NULL once it has exited.
+ * put_uts_ns() calls free_uts_ns(), which is not exported: the reference
+ * is taken and dropped through the namespace's proc_ns_operations, as
+ * nsfs does, found in init_uts_ns.  Without CONFIG_UTS_NS (no operations)
+ * there is only the initial namespace, which needs no reference.
+ */
+static struct uts_namespace *uts_ns_get(struct task_struct *task)
+{
+	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
+	struct ns_common *ns;
+
+	if (!ops)
+		return &init_uts_ns;
+	ns = ops->get(task);
+	return ns ? container_of(ns, struct uts_namespace, ns) : NULL;
+}
+
+static void uts_ns_put(struct uts_namespace *uts)
+{
+	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
+
+	if (ops)
+		ops->put(&uts->ns);
+}
+
+/*
+ * Who connected, from the peer credentials AF_UNIX took at connect(), and
+ * the namespaces of its process.  An opener that has exited by now has no
+ * namespaces left to answer in: -ESRCH.
+ */
+static int peer_get(struct vl_conn *conn)
+{
+	struct sock *sk = conn->sock->sk;
+	struct task_struct *task;
+
+	spin_lock(&sk->sk_peer_lock);
+	conn->cred = get_cred(sk->sk_peer_cred);
+	conn->pid = get_pid(sk->sk_peer_pid);
+	spin_unlock(&sk->sk_peer_lock);
+	if (!conn->cred || !conn->pid)
+		return -EPROTO;
+	conn->uid = account_uid(conn->cred);
+	conn->pid_ns = get_pid_ns(ns_of_pid(conn->pid));
+
+	task = get_pid_task(conn->pid, PIDTYPE_TGID);
+	if (!task)
+		return -ESRCH;
+	conn->uts_ns = uts_ns_get(task);
+	put_task_struct(task);
+	return conn->uts_ns ? 0 : -ESRCH;
+}
+
+static void peer_put(struct vl_conn *conn)
+{
+	put_cred(conn->cred);
+	put_pid(conn->pid);
+	if (conn->pid_ns)
+		put_pid_ns(conn->pid_ns);
+	if (conn->uts_ns)
+		uts_ns_put(conn->uts_ns);
+	mem_cgroup_put(conn->memcg);
+}
+
+static void free_work(struct work_struct *work)
+{
+	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
+
+	/* nothing queues io_work any more: the socket's callbacks are gone */
+	cancel_work_sync(&conn->io_work);
+	sock_release(conn->sock);
+	put_pid(conn->sender.pid);
+	rx_release(conn);
+	buf_free(conn->tx, conn->tx_cap);
+	peer_put(conn);
+	mutex_destroy(&conn->lock);
+	mutex_destroy(&conn->io_lock);
+	kfree(conn);
 }
 
 /* Connections of @uid */
@@ -741,25 +852,17 @@ static unsigned int count_uid(kuid_t uid)
 	return n;
 }
 
-/*
- * The memory cgroup of the process that connected, or NULL (the root
- * cgroup: nothing is charged) if it has exited already or has no memory.
- */
-static struct mem_cgroup *peer_memcg(struct pid *pid)
+/* Connections in @net */
+static unsigned int count_net(const struct net *net)
+	__must_hold(&conns_lock)
 {
-	struct task_struct *task = get_pid_task(pid, PIDTYPE_TGID);
-	struct mem_cgroup *memcg = NULL;
-	struct mm_struct *mm;
+	struct vl_conn *conn;
+	unsigned int n = 0;
 
-	if (!task)
-		return NULL;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (mm) {
-		memcg = get_mem_cgroup_from_mm(mm);
-		mmput(mm);
-	}
-	return memcg;
+	lockdep_assert_held(&conns_lock);
+	list_for_each_entry(conn, &conns, node)
+		n += net_eq(vl_conn_net(conn), net);
+	return n;
 }
 
 /*
@@ -781,8 +884,9 @@ static void conn_refuse(struct socket *sock, unsigned int max)
 
 /*
  * Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
- * with CAP_SYS_ADMIN have no per-user limit and the last sixteenth of
- * max_connections to themselves, so that no user locks root out.
+ * with CAP_SYS_ADMIN have no per-user or per-namespace limit and the last
+ * sixteenth of max_connections to themselves, so that no user and no
+ * container locks root out.
  */
 static unsigned int conn_over(const struct vl_conn *conn, bool admin)
 	__must_hold(&conns_lock)
@@ -795,9 +899,37 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
 		max -= max / VL_CONN_RESERVE_DIV;
 	if (n >= max)
 		return max;
-	if (!admin && count_uid(conn->uid) >= vl_config.max_connections_per_uid)
+	if (admin)
+		return 0;
+	if (count_uid(conn->uid) >= vl_config.max_connections_per_uid)
 		return vl_config.max_connections_per_uid;
+	if (!net_eq(vl_conn_net(conn), &init_net) &&
+	    count_net(vl_conn_net(conn)) >= vl_config.max_connections_per_netns)
+		return vl_config.max_connections_per_netns;
 	return 0;
+}
+
+/* Join the connections, or refuse @conn: 0 or -EMFILE. */
+static int conn_admit(struct vl_conn *conn)
+{
+	bool admin = vl_cred_capable(conn->cred, &init_user_ns, CAP_SYS_ADMIN);
+	unsigned int over;
+
+	spin_lock(&conns_lock);
+	over = conn_over(conn, admin);
+	if (!over) {
+		list_add_tail(&conn->node, &conns);
+		atomic_inc(&vl_connections);
+	}
+	spin_unlock(&conns_lock);
+	if (!over) {
+		vl_stat_inc(connections_total);
+		return 0;
+	}
+	pr_debug_ratelimited("refusing a connection of uid %u\n",
+			     from_kuid(&init_user_ns, conn->uid));
+	conn_refuse(conn->sock, over);
+	return -EMFILE;
 }
 
 /**
@@ -805,41 +937,32 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
  * @sock: the socket, owned by the connection from now on, even on error
  * @wq: the workqueue to serve it on
  *
- * The peer's credentials are those of the task that connected, and what
- * the connection holds is charged to that task's memory cgroup.  Over
- * max_connections, or max_connections_per_uid for its user (see
- * account_uid()), the client gets TooManyConnections and the socket is
- * closed.
+ * The peer's credentials are those of the task that connected, what the
+ * connection holds is charged to that task's memory cgroup, and its calls
+ * are answered in that task's namespaces.  Over max_connections,
+ * max_connections_per_uid for its user (see account_uid()), or
+ * max_connections_per_netns, the client gets TooManyConnections and the
+ * socket is closed.
  *
- * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
- * (refused), the socket released.
+ * Return: 0, or -ENOMEM, -EPROTO (no peer credentials), -ESRCH (the peer
+ * has exited) or -EMFILE (refused), the socket released.
  */
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
 	struct mem_cgroup *memcg, *old_memcg;
-	struct sock *sk = sock->sk;
-	const struct cred *cred;
 	struct vl_conn *conn;
-	unsigned int over;
-	int err = -ENOMEM;
-	struct pid *pid;
-	bool admin;
+	int err;
 
-	spin_lock(&sk->sk_peer_lock);
-	cred = get_cred(sk->sk_peer_cred);
-	pid = get_pid(sk->sk_peer_pid);
-	spin_unlock(&sk->sk_peer_lock);
-	memcg = pid ? peer_memcg(pid) : NULL;
-
+	memcg = peer_memcg(sock->sk);
 	old_memcg = set_active_memcg(memcg);
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL_ACCOUNT);
 	set_active_memcg(old_memcg);
 	if (!conn) {
-		put_cred(cred);
-		put_pid(pid);
 		mem_cgroup_put(memcg);
-		goto err_sock;
+		sock_release(sock);
+		return -ENOMEM;
 	}
+	conn->memcg = memcg;
 	conn->sock = sock;
 	conn->wq = wq;
 	INIT_WORK(&conn->io_work, io_work);
@@ -847,29 +970,16 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_init(&conn->lock);
 	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
-	conn->cred = cred;
-	conn->pid = pid;
-	conn->memcg = memcg;
-	err = -EPROTO;
-	if (!conn->cred)
-		goto err_conn;
-	conn->uid = account_uid(conn->cred);
-	admin = vl_cred_capable(conn->cred, CAP_SYS_ADMIN);
 
-	err = -EMFILE;
-	spin_lock(&conns_lock);
-	over = conn_over(conn, admin);
-	if (over) {
-		spin_unlock(&conns_lock);
-		pr_debug_ratelimited("refusing a connection of uid %u\n",
-				     from_kuid(&init_user_ns, conn->uid));
-		conn_refuse(sock, over);
-		goto err_conn;
+	err = peer_get(conn);
+	if (!err)
+		err = conn_admit(conn);
+	if (err) {
+		peer_put(conn);
+		kfree(conn);
+		sock_release(sock);
+		return err;
 	}
-	list_add_tail(&conn->node, &conns);
-	atomic_inc(&vl_connections);
-	spin_unlock(&conns_lock);
-	vl_stat_inc(connections_total);
 
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);
@@ -877,15 +987,6 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	queue_work(wq, &conn->io_work);	/* data may be there already */
 	vl_conn_put(conn);
 	return 0;
-
-err_conn:
-	put_cred(conn->cred);
-	put_pid(conn->pid);
-	mem_cgroup_put(conn->memcg);
-	kfree(conn);
-err_sock:
-	sock_release(sock);
-	return err;
 }
 
 /**

@@ -14,6 +14,8 @@
  * the parameter struct and call_run() hands the call to the provider.
  */
 #include <linux/module.h>
+#include <linux/user_namespace.h>
+#include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
@@ -223,7 +225,7 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 		return NULL;
 	}
 
-	iface = vl_iface_get(name, dot);
+	iface = vl_iface_get_served(name, dot, vl_conn_net(call->conn));
 	if (!iface) {
 		call_fail(call, VL_ERR("InterfaceNotFound"), "interface", name, dot);
 		return NULL;
@@ -238,6 +240,14 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 	}
 	call->member = member;
 	return iface->methods[member - iface->idl->members];
+}
+
+/* Where a VARLINK_CAPABLE method's capability is checked */
+static struct user_namespace *capable_ns(const struct varlink_call *call)
+{
+	if (call->method->flags & VARLINK_CAPABLE_NET)
+		return vl_conn_net(call->conn)->user_ns;
+	return &init_user_ns;
 }
 
 /*
@@ -270,7 +280,8 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 		call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
 		return false;
 	}
-	if ((m->flags & VARLINK_CAPABLE) && !varlink_call_capable(call, m->capability)) {
+	if ((m->flags & VARLINK_CAPABLE) &&
+	    !varlink_call_ns_capable(call, capable_ns(call), m->capability)) {
 		call_fail(call, VL_ERR("PermissionDenied"), NULL, NULL, 0);
 		return false;
 	}

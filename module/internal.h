@@ -26,6 +26,7 @@ struct vl_config {
 	unsigned int max_output;
 	unsigned int max_connections;
 	unsigned int max_connections_per_uid;
+	unsigned int max_connections_per_netns;
 	unsigned int max_depth;
 	unsigned int max_tokens;
 	bool fast_path;
@@ -99,9 +100,10 @@ int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
 
 /* server.c */
-int vl_server_start(const char *name);
+int vl_server_start(const char *name, bool init_net_only);
 void vl_server_stop(void);
 const char *vl_server_name(void);
+bool vl_server_init_net_only(void);
 
 /* conn.c: one client connection */
 struct vl_conn;
@@ -121,6 +123,9 @@ const struct cred *vl_conn_cred(const struct vl_conn *conn);
 const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
 				  struct pid **pid);
 struct pid *vl_conn_pid(const struct vl_conn *conn);
+struct net *vl_conn_net(const struct vl_conn *conn);
+struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn);
+struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn);
 
 /* registry.c: the registered interfaces */
 struct vl_iface {
@@ -138,6 +143,9 @@ struct vl_iface {
 
 struct vl_iface *vl_iface_get(const char *name, size_t len);
 void vl_iface_put(struct vl_iface *iface);
+bool vl_iface_served_in(const struct vl_iface *iface, const struct net *net);
+struct vl_iface *vl_iface_get_served(const char *name, size_t len,
+				     const struct net *net);
 bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
@@ -221,7 +229,8 @@ void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
-bool vl_cred_capable(const struct cred *cred, int cap);
+bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
+		     int cap);
 
 /* dispatch.c: one message, from its text to the callback */
 struct vl_envelope {

@@ -18,11 +18,17 @@ MODULE_PARM_DESC(socket_name,
 		 "abstract AF_UNIX name to listen on, without the leading '@' (default \""
 		 VARLINK_SOCKET_NAME "\")");
 
+static bool init_net_only;
+module_param(init_net_only, bool, 0444);
+MODULE_PARM_DESC(init_net_only,
+		 "listen in the initial network namespace only, not in every one (default off)");
+
 struct vl_config vl_config = {
 	.max_message_size = VL_MSG_SIZE_DEFAULT,
 	.max_output = VL_OUTPUT_DEFAULT,
 	.max_connections = VL_CONN_DEFAULT,
 	.max_connections_per_uid = VL_CONN_PER_UID_DEFAULT,
+	.max_connections_per_netns = VL_CONN_PER_NETNS_DEFAULT,
 	.max_depth = VL_JSON_DEPTH_DEFAULT,
 	.max_tokens = VL_JSON_TOKENS_DEFAULT,
 	.fast_path = true,
@@ -37,6 +43,10 @@ MODULE_PARM_DESC(max_connections, "connections in total (default 4096)");
 module_param_named(max_connections_per_uid, vl_config.max_connections_per_uid,
 		   uint, 0444);
 MODULE_PARM_DESC(max_connections_per_uid, "connections of one user (default 128)");
+module_param_named(max_connections_per_netns, vl_config.max_connections_per_netns,
+		   uint, 0444);
+MODULE_PARM_DESC(max_connections_per_netns,
+		 "connections in one network namespace other than the initial one (default 1024)");
 module_param_named(max_depth, vl_config.max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
 module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
@@ -171,6 +181,8 @@ static int check_config(void)
 	    !param_ok("max_connections", c->max_connections, 1, VL_CONN_MAX) ||
 	    !param_ok("max_connections_per_uid", c->max_connections_per_uid, 1,
 		      VL_CONN_MAX) ||
+	    !param_ok("max_connections_per_netns", c->max_connections_per_netns, 1,
+		      VL_CONN_MAX) ||
 	    !param_ok("max_depth", c->max_depth, 1, VL_JSON_DEPTH_MAX) ||
 	    !param_ok("max_tokens", c->max_tokens, 16, VL_JSON_TOKENS_MAX))
 		return -EINVAL;
@@ -200,7 +212,7 @@ static int __init varlink_init(void)
 	if (err)
 		goto err_service;
 
-	err = vl_server_start(socket_name);
+	err = vl_server_start(socket_name, init_net_only);
 	if (err)
 		goto err_server;
 

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait_bit.h>
+#include <net/net_namespace.h>
 #include <kunit/visibility.h>
 
 #include "internal.h"
@@ -24,7 +25,7 @@ static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
-				 VARLINK_FAST)
+				 VARLINK_FAST | VARLINK_CAPABLE_NET)
 
 static int name_cmp(const struct vl_iface *iface, const char *name,
 		    size_t len)
@@ -60,6 +61,40 @@ struct vl_iface *vl_iface_get(const char *name, size_t len)
 	return found;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_iface_get);
+
+/**
+ * vl_iface_served_in() - whether an interface is served in a network
+ *	namespace
+ * @iface: the interface
+ * @net: the caller's network namespace
+ *
+ * Return: true for the initial namespace, and for every namespace if the
+ * interface answers in the caller's namespaces (VARLINK_NETNS).
+ */
+bool vl_iface_served_in(const struct vl_iface *iface, const struct net *net)
+{
+	return (iface->desc->flags & VARLINK_NETNS) || net_eq(net, &init_net);
+}
+
+/**
+ * vl_iface_get_served() - find an interface served in a network namespace
+ * @name: the interface name, not NUL-terminated
+ * @len: bytes of @name
+ * @net: the caller's network namespace
+ *
+ * Return: as vl_iface_get(), and NULL for an interface not served in @net.
+ */
+struct vl_iface *vl_iface_get_served(const char *name, size_t len,
+				     const struct net *net)
+{
+	struct vl_iface *iface = vl_iface_get(name, len);
+
+	if (iface && !vl_iface_served_in(iface, net)) {
+		vl_iface_put(iface);
+		return NULL;
+	}
+	return iface;
+}
 
 /**
  * vl_iface_put() - drop a reference taken by vl_iface_get()
@@ -213,6 +248,7 @@ static int check_methods(const struct varlink_interface *desc,
 			return -EINVAL;
 		}
 		if ((m->flags & ~VL_METHOD_FLAGS) ||
+		    ((m->flags & VARLINK_CAPABLE_NET) && !(m->flags & VARLINK_CAPABLE)) ||
 		    ((m->flags & VARLINK_CAPABLE) && !cap_valid(m->capability))) {
 			pr_err("%.*s: method %s: invalid flags or capability\n",
 			       idl->name_len, idl->name, m->name);
@@ -242,7 +278,8 @@ static struct vl_iface *iface_create(const struct varlink_interface *desc)
 	struct vl_iface *iface;
 	int err;
 
-	if (!desc || !desc->idl || (desc->n_methods && !desc->methods))
+	if (!desc || !desc->idl || (desc->n_methods && !desc->methods) ||
+	    (desc->flags & ~VARLINK_NETNS))
 		return ERR_PTR(-EINVAL);
 
 	iface = kzalloc(sizeof(*iface), GFP_KERNEL);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The listener: an AF_UNIX stream socket in the abstract namespace of the
- * initial network namespace.
+ * The listeners: an AF_UNIX stream socket in the abstract namespace of
+ * every network namespace (pernet operations), or of the initial one
+ * only with init_net_only.
  *
  * The listening socket's ->sk_data_ready() runs in the connecting task
  * (AF_UNIX calls it after dropping its own locks), but it must not sleep,
@@ -14,6 +15,7 @@
 #include <linux/un.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/sock.h>
 #include <net/tcp_states.h>
 #include <kunit/visibility.h>
@@ -21,15 +23,17 @@
 #include "compat.h"
 #include "internal.h"
 
+/* The listener of one network namespace */
 struct vl_server {
-	struct socket *listener;
-	struct workqueue_struct *wq;
+	struct socket *listener;	/* NULL where none could be made */
 	struct delayed_work accept_work;
 	void (*saved_data_ready)(struct sock *sk);
-	char name[UNIX_PATH_MAX];
 };
 
-static struct vl_server server;
+static unsigned int server_net_id;
+static struct workqueue_struct *server_wq;
+static char server_name[UNIX_PATH_MAX];
+static bool server_init_net_only;
 
 static void listen_data_ready(struct sock *sk)
 {
@@ -38,7 +42,7 @@ static void listen_data_ready(struct sock *sk)
 	read_lock_bh(&sk->sk_callback_lock);
 	srv = sk->sk_user_data;
 	if (srv && sk->sk_state == TCP_LISTEN)
-		mod_delayed_work(srv->wq, &srv->accept_work, 0);
+		mod_delayed_work(server_wq, &srv->accept_work, 0);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
@@ -54,11 +58,11 @@ static void accept_work(struct work_struct *work)
 		if (err)
 			break;
 		/* an error has closed the socket; a refused client was told why */
-		vl_conn_create(sock, srv->wq);
+		vl_conn_create(sock, server_wq);
 	}
 	if (err != -EAGAIN) {
 		pr_warn_ratelimited("accept failed: %d; trying again\n", err);
-		mod_delayed_work(srv->wq, &srv->accept_work, HZ / 10);
+		mod_delayed_work(server_wq, &srv->accept_work, HZ / 10);
 	}
 }
 
@@ -94,50 +98,38 @@ static int listener_bind(struct socket *sock, const char *name)
 			   offsetof(struct sockaddr_un, sun_path) + 1 + len);
 }
 
-/**
- * vl_server_start() - create the listener and start accepting
- * @name: abstract socket name without the leading '@', 1 to 107 bytes
- *
- * Return: 0, or a negative errno; -EADDRINUSE when the name is taken.
- */
-int vl_server_start(const char *name)
+/* Listen in @net, on the module's name. */
+static int listener_start(struct vl_server *srv, struct net *net)
 {
-	struct vl_server *srv = &server;
+	struct socket *sock;
 	int err;
 
-	strscpy(srv->name, name, sizeof(srv->name));
-	INIT_DELAYED_WORK(&srv->accept_work, accept_work);
-
-	/* unbound: connections are served in parallel on all CPUs */
-	srv->wq = alloc_workqueue("varlink", WQ_UNBOUND, 0);
-	if (!srv->wq)
-		return -ENOMEM;
-
-	err = sock_create_kern(&init_net, AF_UNIX, SOCK_STREAM, 0,
-			       &srv->listener);
+	/* a kernel socket: it holds no reference on @net */
+	err = sock_create_kern(net, AF_UNIX, SOCK_STREAM, 0, &sock);
 	if (err)
-		goto err_wq;
+		return err;
+	srv->listener = sock;
 
-	err = vl_sender_listen(srv->listener);
+	err = vl_sender_listen(sock);
 	if (err) {
 		pr_err("cannot have writers' credentials passed: %d\n", err);
 		goto err_sock;
 	}
 
-	err = listener_bind(srv->listener, name);
+	err = listener_bind(sock, server_name);
 	if (err) {
 		if (err == -EADDRINUSE)
 			pr_err("@%s is already bound by another socket; choose another with socket_name=\n",
-			       name);
+			       server_name);
 		else
-			pr_err("cannot bind @%s: %d\n", name, err);
+			pr_err("cannot bind @%s: %d\n", server_name, err);
 		goto err_sock;
 	}
 
 	listener_set_callbacks(srv);
-	err = kernel_listen(srv->listener, SOMAXCONN);
+	err = kernel_listen(sock, SOMAXCONN);
 	if (err) {
-		pr_err("cannot listen on @%s: %d\n", name, err);
+		pr_err("cannot listen on @%s: %d\n", server_name, err);
 		goto err_callbacks;
 	}
 	return 0;
@@ -145,31 +137,108 @@ int vl_server_start(const char *name)
 err_callbacks:
 	listener_restore_callbacks(srv);
 err_sock:
-	sock_release(srv->listener);
+	sock_release(sock);
 	srv->listener = NULL;
-err_wq:
-	destroy_workqueue(srv->wq);
 	return err;
 }
 
-/**
- * vl_server_stop() - stop accepting, close the listener and every connection
- *
- * Mirrors vl_server_start(): no callback runs and no work is queued
- * once the callbacks are restored, so the accept work can be cancelled
- * before the socket goes away.  Then every connection is closed and
- * waited for, and the workqueue runs what is left of their work.
+/*
+ * A new network namespace, or one that was there when the module loaded.
+ * Only the initial namespace must have a listener: elsewhere a failure
+ * (no memory, or the name taken before the module loaded) is logged and
+ * the namespace is served no varlink, rather than failing to be created.
  */
-void vl_server_stop(void)
+static int __net_init server_net_init(struct net *net)
 {
-	struct vl_server *srv = &server;
+	struct vl_server *srv = net_generic(net, server_net_id);
+	int err;
 
+	INIT_DELAYED_WORK(&srv->accept_work, accept_work);
+	if (server_init_net_only && !net_eq(net, &init_net))
+		return 0;
+	err = listener_start(srv, net);
+	if (err && !net_eq(net, &init_net)) {
+		pr_warn_ratelimited("no listener in a network namespace: %d\n", err);
+		return 0;
+	}
+	return err;
+}
+
+/*
+ * The namespace is going away.  Every connection of it is gone already:
+ * an accepted AF_UNIX socket holds a reference on its namespace.
+ * Mirrors listener_start(): no callback runs and no work is queued once
+ * the callbacks are restored, so the accept work can be cancelled before
+ * the socket goes away.
+ */
+static void __net_exit server_net_exit(struct net *net)
+{
+	struct vl_server *srv = net_generic(net, server_net_id);
+
+	if (!srv->listener)
+		return;
 	listener_restore_callbacks(srv);
 	cancel_delayed_work_sync(&srv->accept_work);
 	sock_release(srv->listener);
 	srv->listener = NULL;
+}
+
+static struct pernet_operations server_net_ops = {
+	.init = server_net_init,
+	.exit = server_net_exit,
+	.id = &server_net_id,
+	.size = sizeof(struct vl_server),
+};
+
+/**
+ * vl_server_start() - listen in every network namespace
+ * @name: abstract socket name without the leading '@', 1 to 107 bytes
+ * @init_net_only: listen in the initial network namespace only
+ *
+ * Namespaces created later get their listener when they are created.
+ *
+ * Return: 0, or a negative errno; -EADDRINUSE when the name is taken in
+ * the initial network namespace.
+ */
+int vl_server_start(const char *name, bool init_net_only)
+{
+	int err;
+
+	strscpy(server_name, name, sizeof(server_name));
+	server_init_net_only = init_net_only;
+
+	/* unbound: connections are served in parallel on all CPUs */
+	server_wq = alloc_workqueue("varlink", WQ_UNBOUND, 0);
+	if (!server_wq)
+		return -ENOMEM;
+	err = register_pernet_subsys(&server_net_ops);
+	if (err)
+		destroy_workqueue(server_wq);
+	return err;
+}
+
+/**
+ * vl_server_stop() - close every listener and every connection
+ *
+ * The listeners go first, then every connection is closed and waited
+ * for, and the workqueue runs what is left of their work.
+ */
+void vl_server_stop(void)
+{
+	unregister_pernet_subsys(&server_net_ops);
 	vl_conn_shutdown_all();
-	destroy_workqueue(srv->wq);
+	destroy_workqueue(server_wq);
+}
+
+/**
+ * vl_server_init_net_only() - whether only the initial network namespace
+ *	has a listener
+ *
+ * Return: the module parameter init_net_only.
+ */
+bool vl_server_init_net_only(void)
+{
+	return server_init_net_only;
 }
 
 /**
@@ -179,6 +248,6 @@ void vl_server_stop(void)
  */
 const char *vl_server_name(void)
 {
-	return server.name;
+	return server_name;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_server_name);

@@ -51,7 +51,9 @@ static const char service_idl[] =
 
 static void put_name(const struct vl_iface *iface, void *call)
 {
-	varlink_put_str_len(call, NULL, iface->idl->name, iface->idl->name_len);
+	if (vl_iface_served_in(iface, varlink_call_net(call)))
+		varlink_put_str_len(call, NULL, iface->idl->name,
+				    iface->idl->name_len);
 }
 
 static int get_info(struct varlink_call *call, const void *params)
@@ -80,7 +82,8 @@ static int get_description(struct varlink_call *call, const void *params)
 	const struct describe_params *p = params;
 	struct vl_iface *iface;
 
-	iface = vl_iface_get(p->interface, strlen(p->interface));
+	iface = vl_iface_get_served(p->interface, strlen(p->interface),
+				    varlink_call_net(call));
 	if (!iface) {
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, VL_ERR("InterfaceNotFound"));
@@ -100,10 +103,12 @@ static const struct varlink_method service_methods[] = {
 	},
 };
 
+/* every namespace: GetInfo lists what is served in the caller's */
 static const struct varlink_interface service_iface = {
 	.idl = service_idl,
 	.methods = service_methods,
 	.n_methods = ARRAY_SIZE(service_methods),
+	.flags = VARLINK_NETNS,
 };
 
 static const char kernel_idl[] =
@@ -157,6 +162,12 @@ static const char kernel_idl[] =
 "  # Connections of one user (the owner of its user namespaces counts\n"
 "  # for every uid in them), but for openers with CAP_SYS_ADMIN.\n"
 "  max_connections_per_uid: int,\n"
+"  # Connections in one network namespace other than the initial one,\n"
+"  # but for openers with CAP_SYS_ADMIN.\n"
+"  max_connections_per_netns: int,\n"
+"  # Whether the server listens in the initial network namespace only,\n"
+"  # not in every one.\n"
+"  init_net_only: bool,\n"
 "  # Nesting of JSON arrays and objects in one message.\n"
 "  max_depth: int,\n"
 "  # JSON values in one message.\n"
@@ -168,7 +179,8 @@ static const char kernel_idl[] =
 "\n"
 "# The reply to a new connection the server refuses, sent before it is\n"
 "# closed: it has max_connections (all, or all but the reserve for\n"
-"# CAP_SYS_ADMIN), or the user has max_connections_per_uid.\n"
+"# CAP_SYS_ADMIN), the user has max_connections_per_uid, or the network\n"
+"# namespace max_connections_per_netns.\n"
 "error TooManyConnections (max: int)\n"
 "\n"
 "# A method failed with a kernel error code, e.g. 12 (ENOMEM); errno\n"
@@ -196,6 +208,9 @@ static int get_limits(struct varlink_call *call, const void *params)
 	varlink_put_u64(call, "max_connections", c->max_connections);
 	varlink_put_u64(call, "max_connections_per_uid",
 			c->max_connections_per_uid);
+	varlink_put_u64(call, "max_connections_per_netns",
+			c->max_connections_per_netns);
+	varlink_put_bool(call, "init_net_only", vl_server_init_net_only());
 	varlink_put_u64(call, "max_depth", c->max_depth);
 	varlink_put_u64(call, "max_tokens", c->max_tokens);
 	/* writable through sysfs while loaded */
@@ -208,6 +223,10 @@ static const struct varlink_method kernel_methods[] = {
 	{ .name = "GetLimits", .call = get_limits, .flags = VARLINK_FAST },
 };
 
+/*
+ * The initial network namespace only: its statistics are the host's
+ * (calls and bytes of every namespace), not for containers to watch.
+ */
 static const struct varlink_interface kernel_iface = {
 	.idl = kernel_idl,
 	.methods = kernel_methods,

@@ -34,7 +34,11 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
+struct net;
+struct pid_namespace;
 struct task_struct;
+struct user_namespace;
+struct uts_namespace;
 struct varlink_call;
 
 /**
@@ -113,6 +117,7 @@ struct varlink_param {
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
 #define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
 #define VARLINK_FAST		0x8	/* never sleeps for long: see below */
+#define VARLINK_CAPABLE_NET	0x10	/* VARLINK_CAPABLE, in the netns's owner */
 
 /**
  * struct varlink_method - one method of an interface
@@ -125,12 +130,15 @@ struct varlink_param {
  * @n_params: entries in @params
  * @params_size: size of the struct @params decode into, at most
  *	VARLINK_PARAMS_SIZE_MAX
- * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE, VARLINK_FAST
+ * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE,
+ *	VARLINK_CAPABLE_NET, VARLINK_FAST
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
- *	in the initial user namespace (varlink_call_capable()); otherwise
- *	the call gets org.varlink.service.PermissionDenied and the callback
- *	never runs
+ *	in the initial user namespace (varlink_call_capable()), or with
+ *	VARLINK_CAPABLE_NET instead, in the user namespace that owns the
+ *	caller's network namespace (for state of that namespace only:
+ *	root in a container has it there); otherwise the call gets
+ *	org.varlink.service.PermissionDenied and the callback never runs
  *
  * A VARLINK_FAST method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
@@ -167,12 +175,19 @@ struct varlink_method {
 	int capability;
 };
 
+/* struct varlink_interface.flags */
+#define VARLINK_NETNS		0x1	/* served in every network namespace */
+
 /**
  * struct varlink_interface - an interface served by a provider module
  * @idl: the interface description; its name is taken from its
  *	"interface" line; it must stay valid while registered (static const)
  * @methods: one entry per method the IDL declares, no more, no less
  * @n_methods: entries in @methods
+ * @flags: VARLINK_NETNS for an interface that answers every caller in
+ *	its own namespaces (varlink_call_net() and the like) and so may be
+ *	served to containers; without it, the interface is served in the
+ *	initial network namespace only, and is not found elsewhere
  *
  * The module that registers it is its owner: see
  * __varlink_register_interface().
@@ -181,6 +196,7 @@ struct varlink_interface {
 	const char *idl;
 	const struct varlink_method *methods;
 	unsigned int n_methods;
+	unsigned int flags;
 };
 
 int __varlink_register_interface(const struct varlink_interface *iface,
@@ -214,6 +230,12 @@ kuid_t varlink_call_uid(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
 pid_t varlink_call_pid(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
+bool varlink_call_ns_capable(const struct varlink_call *call,
+			     struct user_namespace *ns, int cap);
+struct net *varlink_call_net(const struct varlink_call *call);
+struct user_namespace *varlink_call_user_ns(const struct varlink_call *call);
+struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call);
+struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call);
 bool varlink_call_is_caller(const struct varlink_call *call,
 			    struct task_struct *task);
 void varlink_call_set_cancel(struct varlink_call *call,

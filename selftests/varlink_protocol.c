@@ -983,7 +983,8 @@ static const char *const stat_keys[] = {
 
 static const char *const limit_keys[] = {
 	"socket_name", "max_message_size", "max_output", "max_connections",
-	"max_connections_per_uid", "max_depth", "max_tokens", "fast_path",
+	"max_connections_per_uid", "max_connections_per_netns", "init_net_only",
+	"max_depth", "max_tokens", "fast_path",
 };
 
 /* The index of @key in @keys, or -1 */
@@ -1138,8 +1139,8 @@ TEST(kernel_limits)
 {
 	enum { N = ARRAY_SIZE(limit_keys) };
 	const char *msg, *problem;
+	char *name, *fast, *net_only;
 	struct vt_conn c;
-	char *name, *fast;
 	int i;
 
 	ASSERT_EQ(N, count_files(SYSFS_DIR "parameters"));
@@ -1155,6 +1156,13 @@ TEST(kernel_limits)
 	ASSERT_NE(NULL, name) TH_LOG("%s", msg);
 	EXPECT_STREQ(VARLINK_SOCKET_NAME, name);
 	EXPECT_STREQ(param_text("socket_name"), name);
+
+	/* Y or N, as fast_path below */
+	net_only = param_text("init_net_only");
+	ASSERT_NE(NULL, net_only);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.init_net_only",
+			       !strcmp(net_only, "Y") ? "true" : "false"))
+		TH_LOG("init_net_only=%s in sysfs: %s", net_only, msg);
 
 	/* root may change it while loaded: Y or N */
 	fast = param_text("fast_path");

@@ -395,6 +395,8 @@ type limits struct {
 	MaxOutput            int64  `json:"max_output"`
 	MaxConnections       int64  `json:"max_connections"`
 	MaxConnectionsPerUID int64  `json:"max_connections_per_uid"`
+	MaxConnsPerNetns     int64  `json:"max_connections_per_netns"`
+	InitNetOnly          bool   `json:"init_net_only"`
 	MaxDepth             int64  `json:"max_depth"`
 	MaxTokens            int64  `json:"max_tokens"`
 	FastPath             bool   `json:"fast_path"`
