@@ -20,9 +20,11 @@ TEST_GEN_PROGS += varlink_certification
 TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh varlink_cli.sh
 TEST_GEN_FILES += varlink-go-certification varlink-go-interop
 
-CORE_JSON := ../module/json.c host/shim.c
-CORE_JSON_DEPS := $(CORE_JSON) ../module/json.h ../module/limits.h \
-		  $(wildcard host/include/*/*.h)
+CORE_JSON := ../module/json.c ../module/json_number.c \
+	     ../module/tests/json_extra.c host/shim.c
+CORE_JSON_DEPS := $(CORE_JSON) ../module/json.h ../module/json_number.h \
+		  ../module/tests/json_extra.h ../module/utf8.h \
+		  ../module/limits.h $(wildcard host/include/*/*.h)
 CORE_JSON_CFLAGS := -I$(CURDIR)/host/include
 
 $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \
