@@ -42,7 +42,7 @@
 #include <kunit/visibility.h>
 
 #include "idl.h"
-#include "json.h"	/* vl_utf8_seq() */
+#include "utf8.h"
 
 enum token {
 	T_ERROR,
@@ -59,7 +59,7 @@ enum token {
 };
 
 /* An open "(": a struct or an enum whose entries are being parsed. */
-struct frame {
+struct idl_frame {
 	u32 node;	/* the STRUCT or ENUM node */
 	u32 last;	/* last entry added, 0 if none */
 	u16 count;	/* entries so far */
@@ -67,7 +67,7 @@ struct frame {
 	u8 depth;	/* nesting depth of the node, from 1 */
 };
 
-struct parser {
+struct idl_parser {
 	const char *text;
 	const char *pos;	/* next byte to scan */
 	const char *end;
@@ -90,11 +90,11 @@ struct parser {
 	size_t err_tok_len;
 	/* open parentheses */
 	unsigned int sp;
-	struct frame stack[VL_IDL_DEPTH_MAX];
+	struct idl_frame stack[VL_IDL_DEPTH_MAX];
 };
 
-static int fail_at(struct parser *p, const char *pos, size_t len,
-		   const char *msg)
+static int idl_fail_at(struct idl_parser *p, const char *pos, size_t len,
+		       const char *msg)
 {
 	if (!p->err_msg || pos < p->err_pos) {
 		p->err_pos = pos;
@@ -106,31 +106,32 @@ static int fail_at(struct parser *p, const char *pos, size_t len,
 }
 
 /* Fail at the current token. */
-static int fail(struct parser *p, const char *msg)
+static int idl_fail(struct idl_parser *p, const char *msg)
 {
 	size_t len = p->tok == T_EOF ? 0 : p->tok_len;
 
-	return fail_at(p, p->tok_start, len, msg);
+	return idl_fail_at(p, p->tok_start, len, msg);
 }
 
 /* --- step 1: the text as a whole --- */
 
-static int check_text(struct parser *p)
+static int check_text(struct idl_parser *p)
 {
 	const unsigned char *s = (const unsigned char *)p->text;
 	size_t n = p->end - p->text, i = 0;
 	int len;
 
 	if (n > VL_IDL_SIZE_MAX)
-		return fail_at(p, p->text + VL_IDL_SIZE_MAX, 0,
+		return idl_fail_at(p, p->text + VL_IDL_SIZE_MAX, 0,
 			       "description too large");
 	while (i < n) {
 		if (s[i] == 0x7f ||
 		    (s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' && s[i] != '\r'))
-			return fail_at(p, p->text + i, 0, "control character");
+			return idl_fail_at(p, p->text + i, 0,
+					   "control character");
 		len = vl_utf8_seq(s + i, n - i);
 		if (len < 0)
-			return fail_at(p, p->text + i, 0, "invalid UTF-8");
+			return idl_fail_at(p, p->text + i, 0, "invalid UTF-8");
 		i += len;
 	}
 	return 0;
@@ -153,7 +154,7 @@ static bool is_word(char c)
 	return is_alnum(c) || c == '_' || c == '-' || c == '.';
 }
 
-static void skip_space(struct parser *p)
+static void skip_space(struct idl_parser *p)
 {
 	p->newline = false;
 	while (p->pos < p->end) {
@@ -173,12 +174,12 @@ static void skip_space(struct parser *p)
 	}
 }
 
-static bool starts_with(struct parser *p, const char *lit, size_t len)
+static bool starts_with(struct idl_parser *p, const char *lit, size_t len)
 {
 	return (size_t)(p->end - p->pos) >= len && !memcmp(p->pos, lit, len);
 }
 
-static enum token scan_punct(struct parser *p)
+static enum token scan_punct(struct idl_parser *p)
 {
 	static const struct {
 		const char *lit;
@@ -209,7 +210,7 @@ static enum token scan_punct(struct parser *p)
 }
 
 /* Scan the next token; T_ERROR has failed already. */
-static enum token next(struct parser *p)
+static enum token next(struct idl_parser *p)
 {
 	skip_space(p);
 	p->tok_start = p->pos;
@@ -222,20 +223,20 @@ static enum token next(struct parser *p)
 		p->tok_len = p->pos - p->tok_start;
 		p->tok = T_WORD;
 		if (p->tok_len > VL_NAME_MAX) {
-			fail(p, "name too long");
+			idl_fail(p, "name too long");
 			p->tok = T_ERROR;
 		}
 	} else {
 		p->tok = scan_punct(p);
 		if (p->tok == T_ERROR)
-			fail(p, *p->tok_start == '[' ?
+			idl_fail(p, *p->tok_start == '[' ?
 			     "expected '[]' or '[string]'" :
 			     "unexpected character");
 	}
 	return p->tok;
 }
 
-static bool tok_is(struct parser *p, const char *word)
+static bool tok_is(struct idl_parser *p, const char *word)
 {
 	size_t len = strlen(word);
 
@@ -244,11 +245,11 @@ static bool tok_is(struct parser *p, const char *word)
 }
 
 /* Scan the next token and expect it to be @tok. */
-static int expect(struct parser *p, enum token tok, const char *msg)
+static int expect(struct idl_parser *p, enum token tok, const char *msg)
 {
 	if (next(p) == tok)
 		return 0;
-	return p->tok == T_ERROR ? -EINVAL : fail(p, msg);
+	return p->tok == T_ERROR ? -EINVAL : idl_fail(p, msg);
 }
 
 /* --- names (UAPI.20 regular expressions) --- */
@@ -316,18 +317,18 @@ static bool is_field_name(const char *s, size_t n)
 
 /* --- nodes --- */
 
-static int node_new(struct parser *p, enum vl_idl_kind kind, u8 flags,
+static int node_new(struct idl_parser *p, enum vl_idl_kind kind, u8 flags,
 		    u32 *index)
 {
 	struct vl_idl_node *n;
 
 	if (p->n_nodes >= VL_IDL_NODES_MAX)
-		return fail(p, "description too complex");
+		return idl_fail(p, "description too complex");
 	*index = p->n_nodes++;
 	if (!p->nodes)
 		return 0;
 	if (*index >= p->max_nodes)
-		return fail(p, "internal error: node count");
+		return idl_fail(p, "internal error: node count");
 	n = &p->nodes[*index];
 	n->kind = kind;
 	n->flags = flags;
@@ -339,19 +340,20 @@ static int node_new(struct parser *p, enum vl_idl_kind kind, u8 flags,
 	return 0;
 }
 
-static void set_child(struct parser *p, u32 parent, u32 child)
+static void set_child(struct idl_parser *p, u32 parent, u32 child)
 {
 	if (p->nodes)
 		p->nodes[parent].child = child;
 }
 
 /* Open a "(" (the current token) as node @index at @depth. */
-static int push(struct parser *p, u32 index, unsigned int depth, u8 kind)
+static int idl_push(struct idl_parser *p, u32 index, unsigned int depth,
+		    u8 kind)
 {
-	struct frame *f;
+	struct idl_frame *f;
 
 	if (depth > VL_IDL_DEPTH_MAX || p->sp >= VL_IDL_DEPTH_MAX)
-		return fail(p, "types nested too deeply");
+		return idl_fail(p, "types nested too deeply");
 	f = &p->stack[p->sp++];
 	f->node = index;
 	f->last = 0;
@@ -362,13 +364,13 @@ static int push(struct parser *p, u32 index, unsigned int depth, u8 kind)
 }
 
 /* Add an entry (FIELD or VALUE, named by the current token) to @f. */
-static int add_entry(struct parser *p, struct frame *f, enum vl_idl_kind kind,
-		     u32 *index)
+static int add_entry(struct idl_parser *p, struct idl_frame *f,
+		     enum vl_idl_kind kind, u32 *index)
 {
 	int ret;
 
 	if (f->count >= VL_IDL_FIELDS_MAX)
-		return fail(p, "too many fields");
+		return idl_fail(p, "too many fields");
 	ret = node_new(p, kind, 0, index);
 	if (ret)
 		return ret;
@@ -394,7 +396,7 @@ static const struct {
 };
 
 /* A type name: a basic type or a reference to a "type" member. */
-static int type_word(struct parser *p, u8 flags, u32 *index)
+static int type_word(struct idl_parser *p, u8 flags, u32 *index)
 {
 	unsigned int i;
 
@@ -403,7 +405,7 @@ static int type_word(struct parser *p, u8 flags, u32 *index)
 			return node_new(p, basic_types[i].kind, flags, index);
 	}
 	if (!is_member_name(p->tok_start, p->tok_len))
-		return fail(p, "unknown type");
+		return idl_fail(p, "unknown type");
 	return node_new(p, VL_IDL_NAMED, flags, index);
 }
 
@@ -412,7 +414,7 @@ static int type_word(struct parser *p, u8 flags, u32 *index)
  * Return 1 if it ends with an anonymous "(" (pushed, its entries follow),
  * 0 if complete, or a negative error.
  */
-static int parse_type(struct parser *p, u32 slot, unsigned int depth)
+static int parse_type(struct idl_parser *p, u32 slot, unsigned int depth)
 {
 	u8 flags = 0;
 	u32 index;
@@ -422,13 +424,13 @@ static int parse_type(struct parser *p, u32 slot, unsigned int depth)
 		switch (next(p)) {
 		case T_QUESTION:
 			if (flags)
-				return fail(p, "'?' twice");
+				return idl_fail(p, "'?' twice");
 			flags = VL_IDL_NULLABLE;
 			continue;
 		case T_ARRAY:
 		case T_MAP:
 			if (++depth > VL_IDL_DEPTH_MAX)
-				return fail(p, "types nested too deeply");
+				return idl_fail(p, "types nested too deeply");
 			ret = node_new(p, p->tok == T_ARRAY ? VL_IDL_ARRAY :
 				       VL_IDL_MAP, flags, &index);
 			if (ret)
@@ -440,7 +442,8 @@ static int parse_type(struct parser *p, u32 slot, unsigned int depth)
 		case T_LPAREN:
 			ret = node_new(p, VL_IDL_STRUCT, flags, &index);
 			if (!ret)
-				ret = push(p, index, depth + 1, VL_IDL_NONE);
+				ret = idl_push(p, index, depth + 1,
+					       VL_IDL_NONE);
 			if (ret)
 				return ret;
 			set_child(p, slot, index);
@@ -454,7 +457,7 @@ static int parse_type(struct parser *p, u32 slot, unsigned int depth)
 		case T_ERROR:
 			return -EINVAL;
 		default:
-			return fail(p, "expected a type");
+			return idl_fail(p, "expected a type");
 		}
 	}
 }
@@ -464,17 +467,17 @@ static int parse_type(struct parser *p, u32 slot, unsigned int depth)
  * token (a field name or an enum value).  Return 1 if a nested "(" was
  * pushed, 0 if the entry is complete and the token after it is current.
  */
-static int parse_entry(struct parser *p)
+static int parse_entry(struct idl_parser *p)
 {
-	struct frame *f = &p->stack[p->sp - 1];
+	struct idl_frame *f = &p->stack[p->sp - 1];
 	u32 index;
 	int ret;
 
 	if (p->tok != T_WORD)
 		return p->tok == T_ERROR ? -EINVAL :
-		       fail(p, "expected a field name");
+		       idl_fail(p, "expected a field name");
 	if (!is_field_name(p->tok_start, p->tok_len))
-		return fail(p, "invalid field name");
+		return idl_fail(p, "invalid field name");
 	if (f->kind == VL_IDL_NONE) {
 		/* the first entry decides: a struct field has a ':' */
 		skip_space(p);
@@ -486,7 +489,7 @@ static int parse_entry(struct parser *p)
 		return ret;
 	if (f->kind == VL_IDL_ENUM) {
 		if (next(p) == T_COLON)
-			return fail(p, "':' in an enum");
+			return idl_fail(p, "':' in an enum");
 		return p->tok == T_ERROR ? -EINVAL : 0;
 	}
 	ret = expect(p, T_COLON, "expected ':'");
@@ -500,9 +503,9 @@ static int parse_entry(struct parser *p)
 }
 
 /* Close the innermost "(" at the current ")". */
-static void pop(struct parser *p)
+static void idl_pop(struct idl_parser *p)
 {
-	struct frame *f = &p->stack[--p->sp];
+	struct idl_frame *f = &p->stack[--p->sp];
 	struct vl_idl_node *n;
 
 	if (!p->nodes)
@@ -517,18 +520,18 @@ static void pop(struct parser *p)
  * @kind is VL_IDL_STRUCT if it must be a struct, VL_IDL_NONE if an enum
  * is fine too.  Iterative: nested "(" are pushed on p->stack.
  */
-static int parse_parens(struct parser *p, u8 kind, u32 *root)
+static int parse_parens(struct idl_parser *p, u8 kind, u32 *root)
 {
 	int ret;
 
 	ret = node_new(p, VL_IDL_STRUCT, 0, root);
 	if (!ret)
-		ret = push(p, *root, 1, kind);
+		ret = idl_push(p, *root, 1, kind);
 	if (ret)
 		return ret;
 	next(p);
 	if (p->tok == T_RPAREN) {
-		pop(p);
+		idl_pop(p);
 		return 0;
 	}
 	while (p->sp) {
@@ -548,8 +551,8 @@ static int parse_parens(struct parser *p, u8 kind, u32 *root)
 			}
 			if (p->tok != T_RPAREN)
 				return p->tok == T_ERROR ? -EINVAL :
-				       fail(p, "expected ',' or ')'");
-			pop(p);
+				       idl_fail(p, "expected ',' or ')'");
+			idl_pop(p);
 			if (!p->sp)
 				return 0;
 			next(p);
@@ -561,18 +564,18 @@ static int parse_parens(struct parser *p, u8 kind, u32 *root)
 /* --- members --- */
 
 /* A new member named by the current token; its index in @index. */
-static int member_new(struct parser *p, enum vl_idl_member_kind kind,
+static int member_new(struct idl_parser *p, enum vl_idl_member_kind kind,
 		      u16 *index)
 {
 	struct vl_idl_member *m;
 
 	if (p->n_members >= VL_IDL_MEMBERS_MAX)
-		return fail(p, "too many members");
+		return idl_fail(p, "too many members");
 	*index = p->n_members++;
 	if (!p->members)
 		return 0;
 	if (*index >= p->max_members)
-		return fail(p, "internal error: member count");
+		return idl_fail(p, "internal error: member count");
 	m = &p->members[*index];
 	m->name = p->tok_start;
 	m->name_len = p->tok_len;
@@ -580,7 +583,7 @@ static int member_new(struct parser *p, enum vl_idl_member_kind kind,
 	return 0;
 }
 
-static int parse_struct(struct parser *p, u32 *index)
+static int parse_struct(struct idl_parser *p, u32 *index)
 {
 	int ret = expect(p, T_LPAREN, "expected '('");
 
@@ -588,7 +591,7 @@ static int parse_struct(struct parser *p, u32 *index)
 }
 
 /* A member; the current token is its keyword. */
-static int parse_member(struct parser *p)
+static int parse_member(struct idl_parser *p)
 {
 	enum vl_idl_member_kind kind;
 	u32 type = 0, out = 0;
@@ -602,12 +605,13 @@ static int parse_member(struct parser *p)
 	else if (tok_is(p, "error"))
 		kind = VL_IDL_ERROR;
 	else
-		return fail(p, "expected 'type', 'method' or 'error'");
+		return idl_fail(p, "expected 'type', 'method' or 'error'");
 
 	if (next(p) != T_WORD)
-		return p->tok == T_ERROR ? -EINVAL : fail(p, "expected a name");
+		return p->tok == T_ERROR ? -EINVAL :
+		       idl_fail(p, "expected a name");
 	if (!is_member_name(p->tok_start, p->tok_len))
-		return fail(p, "invalid name");
+		return idl_fail(p, "invalid name");
 	ret = member_new(p, kind, &index);
 	if (ret)
 		return ret;
@@ -631,7 +635,7 @@ static int parse_member(struct parser *p)
 	return ret;
 }
 
-static int parse(struct parser *p, const char **name, size_t *name_len)
+static int parse(struct idl_parser *p, const char **name, size_t *name_len)
 {
 	int ret;
 
@@ -643,10 +647,10 @@ static int parse(struct parser *p, const char **name, size_t *name_len)
 	next(p);
 	if (!tok_is(p, "interface"))
 		return p->tok == T_ERROR ? -EINVAL :
-		       fail(p, "expected 'interface'");
+		       idl_fail(p, "expected 'interface'");
 	if (next(p) != T_WORD || !is_interface_name(p->tok_start, p->tok_len))
 		return p->tok == T_ERROR ? -EINVAL :
-		       fail(p, "invalid interface name");
+		       idl_fail(p, "invalid interface name");
 	*name = p->tok_start;
 	*name_len = p->tok_len;
 
@@ -656,13 +660,13 @@ static int parse(struct parser *p, const char **name, size_t *name_len)
 		if (p->tok == T_ERROR)
 			return -EINVAL;
 		if (!p->newline)
-			return fail(p, "expected a line break");
+			return idl_fail(p, "expected a line break");
 		ret = parse_member(p);
 		if (ret)
 			return ret;
 	}
 	if (!p->n_members)
-		return fail(p, "no type, method or error");
+		return idl_fail(p, "no type, method or error");
 	return 0;
 }
 
@@ -673,20 +677,11 @@ static bool name_eq(const char *a, size_t alen, const char *b, size_t blen)
 	return alen == blen && !memcmp(a, b, alen);
 }
 
-static int name_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int ret = memcmp(a, b, min(alen, blen));
-
-	if (ret)
-		return ret;
-	return alen < blen ? -1 : alen > blen;
-}
-
 static int member_cmp(const void *a, const void *b)
 {
 	const struct vl_idl_member *x = *(const struct vl_idl_member **)a;
 	const struct vl_idl_member *y = *(const struct vl_idl_member **)b;
-	int ret = name_cmp(x->name, x->name_len, y->name, y->name_len);
+	int ret = vl_idl_name_cmp(x->name, x->name_len, y->name, y->name_len);
 
 	/* equal names: text order, so that the later one is the duplicate */
 	if (!ret)
@@ -694,7 +689,7 @@ static int member_cmp(const void *a, const void *b)
 	return ret;
 }
 
-static void check_members(struct parser *p, struct vl_idl *idl)
+static void check_members(struct idl_parser *p, struct vl_idl *idl)
 {
 	const struct vl_idl_member **s = idl->sorted;
 	unsigned int i;
@@ -705,13 +700,13 @@ static void check_members(struct parser *p, struct vl_idl *idl)
 	for (i = 1; i < idl->n_members; i++) {
 		if (name_eq(s[i]->name, s[i]->name_len,
 			    s[i - 1]->name, s[i - 1]->name_len))
-			fail_at(p, s[i]->name, s[i]->name_len,
-				"duplicate name");
+			idl_fail_at(p, s[i]->name, s[i]->name_len,
+				    "duplicate name");
 	}
 }
 
 /* Duplicate entries of a struct or enum; count the required fields. */
-static void check_entries(struct parser *p, struct vl_idl_node *n)
+static void check_entries(struct idl_parser *p, struct vl_idl_node *n)
 {
 	struct vl_idl_node *nodes = p->nodes, *a, *b;
 	u32 i, j;
@@ -725,30 +720,31 @@ static void check_entries(struct parser *p, struct vl_idl_node *n)
 		for (j = n->child; j != i; j = b->next) {
 			b = &nodes[j];
 			if (name_eq(a->name, a->name_len, b->name, b->name_len)) {
-				fail_at(p, a->name, a->name_len,
-					a->kind == VL_IDL_FIELD ?
-					"duplicate field" : "duplicate enum value");
+				idl_fail_at(p, a->name, a->name_len,
+					    a->kind == VL_IDL_FIELD ?
+					    "duplicate field" :
+					    "duplicate enum value");
 				break;
 			}
 		}
 	}
 }
 
-static void resolve(struct parser *p, const struct vl_idl *idl,
+static void resolve(struct idl_parser *p, const struct vl_idl *idl,
 		    struct vl_idl_node *n)
 {
 	const struct vl_idl_member *m;
 
 	m = vl_idl_lookup(idl, n->name, n->name_len);
 	if (!m)
-		fail_at(p, n->name, n->name_len, "unknown type");
+		idl_fail_at(p, n->name, n->name_len, "unknown type");
 	else if (m->kind != VL_IDL_TYPE)
-		fail_at(p, n->name, n->name_len, "not a type");
+		idl_fail_at(p, n->name, n->name_len, "not a type");
 	else
 		n->child = m->type;
 }
 
-static int check(struct parser *p, struct vl_idl *idl)
+static int check(struct idl_parser *p, struct vl_idl *idl)
 {
 	u32 i;
 
@@ -766,7 +762,7 @@ static int check(struct parser *p, struct vl_idl *idl)
 
 /* --- the API --- */
 
-static void set_error(struct parser *p, struct vl_idl_error *err)
+static void set_error(struct idl_parser *p, struct vl_idl_error *err)
 {
 	const char *s;
 	int line = 1, col = 1;
@@ -787,7 +783,7 @@ static void set_error(struct parser *p, struct vl_idl_error *err)
 	err->token_len = p->err_tok_len;
 }
 
-static struct vl_idl *idl_alloc(struct parser *p)
+static struct vl_idl *idl_alloc(struct idl_parser *p)
 {
 	struct vl_idl *idl;
 	size_t members, sorted, nodes;
@@ -831,7 +827,7 @@ static struct vl_idl *idl_alloc(struct parser *p)
 int vl_idl_parse(const char *text, size_t len, struct vl_idl **idlp,
 		 struct vl_idl_error *err)
 {
-	struct parser p = { .text = text, .end = text + len };
+	struct idl_parser p = { .text = text, .end = text + len };
 	struct vl_idl *idl = NULL;
 	const char *name;
 	size_t name_len;
@@ -893,7 +889,7 @@ vl_idl_lookup(const struct vl_idl *idl, const char *name, size_t len)
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 		const struct vl_idl_member *m = idl->sorted[mid];
-		int cmp = name_cmp(name, len, m->name, m->name_len);
+		int cmp = vl_idl_name_cmp(name, len, m->name, m->name_len);
 
 		if (!cmp)
 			return m;
@@ -905,3 +901,29 @@ vl_idl_lookup(const struct vl_idl *idl, const char *name, size_t len)
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_idl_lookup);
+
+/**
+ * vl_idl_find_field() - find a field of a struct by name
+ * @idl: the schema
+ * @strct: index of a STRUCT node of @idl
+ * @name: the field name; need not be NUL-terminated
+ * @len: length of @name
+ *
+ * Linear in the fields of the struct, at most VL_IDL_FIELDS_MAX.
+ *
+ * Return: the FIELD node, or NULL if the struct has no such field.
+ */
+const struct vl_idl_node *vl_idl_find_field(const struct vl_idl *idl,
+					    u32 strct, const char *name,
+					    size_t len)
+{
+	const struct vl_idl_node *f;
+	u32 i;
+
+	for (i = vl_idl_node(idl, strct)->child; i; i = f->next) {
+		f = vl_idl_node(idl, i);
+		if (name_eq(f->name, f->name_len, name, len))
+			return f;
+	}
+	return NULL;
+}

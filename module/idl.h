@@ -30,6 +30,8 @@
 #ifndef _VL_IDL_H
 #define _VL_IDL_H
 
+#include <linux/minmax.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "limits.h"
@@ -165,6 +167,31 @@ int vl_idl_parse(const char *text, size_t len, struct vl_idl **idlp,
 void vl_idl_free(struct vl_idl *idl);
 const struct vl_idl_member *vl_idl_lookup(const struct vl_idl *idl,
 					  const char *name, size_t len);
+const struct vl_idl_node *vl_idl_find_field(const struct vl_idl *idl,
+					    u32 strct, const char *name,
+					    size_t len);
+
+/**
+ * vl_idl_name_cmp() - the order of names: by bytes, then by length
+ * @a: a name; need not be NUL-terminated
+ * @alen: length of @a
+ * @b: another
+ * @blen: length of @b
+ *
+ * The order vl_idl_lookup() searches members in, and the registry keeps
+ * its interfaces in.
+ *
+ * Return: below, equal to or above 0 as @a sorts before, with or after @b.
+ */
+static inline int vl_idl_name_cmp(const char *a, size_t alen, const char *b,
+				  size_t blen)
+{
+	int ret = memcmp(a, b, min(alen, blen));
+
+	if (ret)
+		return ret;
+	return alen < blen ? -1 : alen > blen;
+}
 
 /**
  * vl_idl_node() - a node of a schema by index

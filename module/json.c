@@ -8,6 +8,9 @@
  * of its parent; when it closes, @next becomes the end of its subtree.  So
  * nesting costs neither recursion nor memory beyond the tokens.
  *
+ * Numbers are scanned by json_number.c.  Accessors only the tests and the
+ * userspace programs use are in tests/json_extra.c, not in varlink.ko.
+ *
  * This file also builds in userspace (selftests/host) behind a small shim.
  */
 #include <linux/errno.h>
@@ -20,14 +23,14 @@
 
 #include "compat.h"
 #include "json.h"
+#include "json_number.h"
+#include "utf8.h"
 
 #define NONE		U32_MAX
-/* Exponents saturate here: adding a position (< 2^32) cannot overflow. */
-#define EXP_SAT		1000000000000000000LL
 
 enum { ST_VALUE, ST_KEY, ST_AFTER, ST_DONE };
 
-struct parser {
+struct json_parser {
 	const u8 *s;
 	const u8 *end;
 	struct vl_json_tok *toks;
@@ -50,24 +53,13 @@ static const u8 str_class[256] = {
 	[0x80 ... 0xff] = SC_HIGH,
 };
 
-static int fail(struct parser *ps, const u8 *p, int err, const char *msg)
+static int json_fail(struct json_parser *ps, const u8 *p, int err,
+		     const char *msg)
 {
 	ps->js->emsg = msg;
 	ps->js->epos = p - ps->s;
 	ps->err = err;
 	return err;
-}
-
-static inline bool is_digit(u8 c)
-{
-	return (u8)(c - '0') < 10;
-}
-
-static inline const u8 *skip_digits(const u8 *p, const u8 *end)
-{
-	while (p < end && is_digit(*p))
-		p++;
-	return p;
 }
 
 static inline const u8 *skip_ws(const u8 *p, const u8 *end)
@@ -95,7 +87,7 @@ static int hex4(const u8 *p)
 	for (i = 0; i < 4; i++) {
 		u8 c = p[i];
 
-		if (is_digit(c))
+		if (vl_json_is_digit(c))
 			v = v << 4 | (c - '0');
 		else if ((u8)((c | 0x20) - 'a') < 6)
 			v = v << 4 | ((c | 0x20) - 'a' + 10);
@@ -109,7 +101,7 @@ static int hex4(const u8 *p)
  * Check the escape at @p (a backslash); add to *@shrink the bytes it saves
  * once decoded.  Return the byte after it, or NULL.
  */
-static const u8 *scan_escape(struct parser *ps, const u8 *p, u32 *shrink,
+static const u8 *scan_escape(struct json_parser *ps, const u8 *p, u32 *shrink,
 			     struct vl_json_tok *t)
 {
 	size_t avail = ps->end - p;
@@ -131,14 +123,14 @@ static const u8 *scan_escape(struct parser *ps, const u8 *p, u32 *shrink,
 	if (cp < 0)
 		goto bad;
 	if (cp >= 0xdc00 && cp <= 0xdfff) {
-		fail(ps, p, -EINVAL, "lone low surrogate");
+		json_fail(ps, p, -EINVAL, "lone low surrogate");
 		return NULL;
 	}
 	if (cp >= 0xd800 && cp <= 0xdbff) {
 		lo = avail < 12 || p[6] != '\\' || p[7] != 'u' ? -1 :
 		     hex4(p + 8);
 		if (lo < 0xdc00 || lo > 0xdfff) {
-			fail(ps, p, -EINVAL, "lone high surrogate");
+			json_fail(ps, p, -EINVAL, "lone high surrogate");
 			return NULL;
 		}
 		*shrink += 8;
@@ -149,12 +141,12 @@ static const u8 *scan_escape(struct parser *ps, const u8 *p, u32 *shrink,
 	*shrink += cp < 0x80 ? 5 : cp < 0x800 ? 4 : 3;
 	return p + 6;
 bad:
-	fail(ps, p, -EINVAL, "invalid escape");
+	json_fail(ps, p, -EINVAL, "invalid escape");
 	return NULL;
 }
 
 /* Scan the string whose opening quote is at @p into @t. */
-static const u8 *scan_string(struct parser *ps, const u8 *p,
+static const u8 *scan_string(struct json_parser *ps, const u8 *p,
 			     struct vl_json_tok *t)
 {
 	const u8 *end = ps->end, *q = p + 1;
@@ -164,7 +156,7 @@ static const u8 *scan_string(struct parser *ps, const u8 *p,
 	for (;;) {
 		q = skip_plain(q, end);
 		if (q == end) {
-			fail(ps, p, -EINVAL, "unterminated string");
+			json_fail(ps, p, -EINVAL, "unterminated string");
 			return NULL;
 		}
 		switch (str_class[*q]) {
@@ -179,13 +171,13 @@ static const u8 *scan_string(struct parser *ps, const u8 *p,
 				return NULL;
 			break;
 		case SC_CTRL:
-			fail(ps, q, -EINVAL, *q ? "control character in string" :
-						  "NUL byte");
+			json_fail(ps, q, -EINVAL, *q ?
+				  "control character in string" : "NUL byte");
 			return NULL;
 		default:
 			n = vl_utf8_seq(q, end - q);
 			if (n < 0) {
-				fail(ps, q, -EINVAL, "invalid UTF-8");
+				json_fail(ps, q, -EINVAL, "invalid UTF-8");
 				return NULL;
 			}
 			q += n;
@@ -193,51 +185,7 @@ static const u8 *scan_string(struct parser *ps, const u8 *p,
 	}
 }
 
-/*
- * Scan a number lexeme at @p and set VL_JSON_F_* in *@flags.  Return where
- * it ends; on a syntax error *@emsg is set and the return value is where
- * the error is.
- */
-static const u8 *scan_number(const u8 *p, const u8 *end, u8 *flags,
-			     const char **emsg)
-{
-	*flags = 0;
-	*emsg = NULL;
-	if (p < end && *p == '-') {
-		*flags |= VL_JSON_F_NEG;
-		p++;
-	}
-	if (p == end || !is_digit(*p))
-		goto digit;
-	if (*p == '0') {
-		if (++p < end && is_digit(*p)) {
-			*emsg = "leading zero";
-			return p - 1;
-		}
-	} else {
-		p = skip_digits(p, end);
-	}
-	if (p < end && *p == '.') {
-		*flags |= VL_JSON_F_FRAC;
-		if (++p == end || !is_digit(*p))
-			goto digit;
-		p = skip_digits(p, end);
-	}
-	if (p < end && (*p | 0x20) == 'e') {
-		*flags |= VL_JSON_F_EXP;
-		if (++p < end && (*p == '+' || *p == '-'))
-			p++;
-		if (p == end || !is_digit(*p))
-			goto digit;
-		p = skip_digits(p, end);
-	}
-	return p;
-digit:
-	*emsg = "digit expected";
-	return p;
-}
-
-static const u8 *scan_literal(struct parser *ps, const u8 *p,
+static const u8 *scan_literal(struct json_parser *ps, const u8 *p,
 			      struct vl_json_tok *t)
 {
 	size_t avail = ps->end - p;
@@ -263,19 +211,19 @@ static const u8 *scan_literal(struct parser *ps, const u8 *p,
 		t->len = 4;
 		return p + 4;
 	default:
-		fail(ps, p, -EINVAL, *p ? "value expected" : "NUL byte");
+		json_fail(ps, p, -EINVAL, *p ? "value expected" : "NUL byte");
 		return NULL;
 	}
-	fail(ps, p, -EINVAL, "invalid literal");
+	json_fail(ps, p, -EINVAL, "invalid literal");
 	return NULL;
 }
 
-static struct vl_json_tok *new_tok(struct parser *ps, const u8 *p, u8 type)
+static struct vl_json_tok *new_tok(struct json_parser *ps, const u8 *p, u8 type)
 {
 	struct vl_json_tok *t;
 
 	if (unlikely(ps->ntoks >= ps->max_toks)) {
-		fail(ps, p, -E2BIG, "too many tokens");
+		json_fail(ps, p, -E2BIG, "too many tokens");
 		return NULL;
 	}
 	t = &ps->toks[ps->ntoks];
@@ -420,11 +368,11 @@ static bool key_eq(const u8 *s, const struct vl_json_tok *a,
 	return !a->count || (pa[0] == pb[0] && !memcmp(pa, pb, a->count));
 }
 
-static int dup_found(struct parser *ps, u32 a, u32 b)
+static int dup_found(struct json_parser *ps, u32 a, u32 b)
 {
 	u32 pos = max(ps->toks[a].start, ps->toks[b].start);
 
-	return fail(ps, ps->s + pos, -EINVAL, "duplicate key");
+	return json_fail(ps, ps->s + pos, -EINVAL, "duplicate key");
 }
 
 /* A 6-bit hash of a decoded key: its length and first byte. */
@@ -446,7 +394,7 @@ static u32 key_hash(const u8 *s, const struct vl_json_tok *t)
  * Small objects: a key whose hash was seen before is compared with every
  * earlier key; distinct keys rarely get that far.
  */
-static int dups_linear(struct parser *ps, u32 obj)
+static int dups_linear(struct json_parser *ps, u32 obj)
 {
 	const struct vl_json_tok *t = ps->toks;
 	u32 keys[VL_JSON_DUP_LINEAR];
@@ -466,7 +414,7 @@ static int dups_linear(struct parser *ps, u32 obj)
 }
 
 /* Merge two sorted lists of keys linked through their @next. */
-static u32 merge(struct parser *ps, u32 a, u32 b)
+static u32 merge(struct json_parser *ps, u32 a, u32 b)
 {
 	struct vl_json_tok *t = ps->toks;
 	u32 head = NONE, *tail = &head;
@@ -491,7 +439,7 @@ static u32 merge(struct parser *ps, u32 a, u32 b)
  * @next (always key + 1 otherwise, so restored afterwards); equal keys end
  * up adjacent.  bins[i] holds a sorted list of 2^i keys: 32 bins suffice.
  */
-static int dups_sorted(struct parser *ps, u32 obj)
+static int dups_sorted(struct json_parser *ps, u32 obj)
 {
 	struct vl_json_tok *t = ps->toks;
 	u32 end = t[obj].next, top = 0, bins[32];
@@ -524,14 +472,14 @@ static int dups_sorted(struct parser *ps, u32 obj)
 	return ret;
 }
 
-static int close_container(struct parser *ps, const u8 **pp, const u8 *p)
+static int close_container(struct json_parser *ps, const u8 **pp, const u8 *p)
 {
 	struct vl_json_tok *t = &ps->toks[ps->cur];
 	u32 parent = t->next;
 	int err;
 
 	if (*p != (t->type == VL_JSON_OBJECT ? '}' : ']'))
-		return fail(ps, p, -EINVAL, "mismatched bracket");
+		return json_fail(ps, p, -EINVAL, "mismatched bracket");
 	t->len = p + 1 - (ps->s + t->start);
 	t->next = ps->ntoks;
 	if (t->type == VL_JSON_OBJECT && t->count > 1) {
@@ -546,14 +494,14 @@ static int close_container(struct parser *ps, const u8 **pp, const u8 *p)
 	return ST_AFTER;
 }
 
-static int open_container(struct parser *ps, const u8 **pp, const u8 *p)
+static int open_container(struct json_parser *ps, const u8 **pp, const u8 *p)
 {
 	u8 type = *p == '{' ? VL_JSON_OBJECT : VL_JSON_ARRAY;
 	u32 idx = ps->ntoks;
 	struct vl_json_tok *t;
 
 	if (ps->depth >= ps->max_depth)
-		return fail(ps, p, -E2BIG, "nesting too deep");
+		return json_fail(ps, p, -E2BIG, "nesting too deep");
 	t = new_tok(ps, p, type);
 	if (!t)
 		return ps->err;
@@ -568,14 +516,14 @@ static int open_container(struct parser *ps, const u8 **pp, const u8 *p)
 	return type == VL_JSON_OBJECT ? ST_KEY : ST_VALUE;
 }
 
-static int parse_value(struct parser *ps, const u8 **pp)
+static int parse_value(struct json_parser *ps, const u8 **pp)
 {
 	const u8 *p = skip_ws(*pp, ps->end);
 	const char *emsg;
 	struct vl_json_tok *t;
 
 	if (p == ps->end)
-		return fail(ps, p, -EINVAL, "value expected");
+		return json_fail(ps, p, -EINVAL, "value expected");
 	if (*p == '{' || *p == '[')
 		return open_container(ps, pp, p);
 	t = new_tok(ps, p, VL_JSON_STRING);
@@ -583,11 +531,11 @@ static int parse_value(struct parser *ps, const u8 **pp)
 		return ps->err;
 	if (*p == '"') {
 		p = scan_string(ps, p, t);
-	} else if (*p == '-' || is_digit(*p)) {
-		const u8 *q = scan_number(p, ps->end, &t->flags, &emsg);
+	} else if (*p == '-' || vl_json_is_digit(*p)) {
+		const u8 *q = vl_json_num_scan(p, ps->end, &t->flags, &emsg);
 
 		if (emsg)
-			return fail(ps, q, -EINVAL, emsg);
+			return json_fail(ps, q, -EINVAL, emsg);
 		t->type = VL_JSON_NUMBER;
 		t->len = q - p;
 		p = q;
@@ -600,14 +548,14 @@ static int parse_value(struct parser *ps, const u8 **pp)
 	return ST_AFTER;
 }
 
-static int parse_key(struct parser *ps, const u8 **pp)
+static int parse_key(struct json_parser *ps, const u8 **pp)
 {
 	const u8 *p = skip_ws(*pp, ps->end);
 	struct vl_json_tok *t;
 
 	if (p == ps->end || *p != '"')
-		return fail(ps, p, -EINVAL, p < ps->end && *p == '}' ?
-			    "trailing comma" : "object key expected");
+		return json_fail(ps, p, -EINVAL, p < ps->end && *p == '}' ?
+				 "trailing comma" : "object key expected");
 	t = new_tok(ps, p, VL_JSON_STRING);
 	if (!t)
 		return ps->err;
@@ -617,12 +565,12 @@ static int parse_key(struct parser *ps, const u8 **pp)
 		return ps->err;
 	p = skip_ws(p, ps->end);
 	if (p == ps->end || *p != ':')
-		return fail(ps, p, -EINVAL, "':' expected");
+		return json_fail(ps, p, -EINVAL, "':' expected");
 	*pp = p + 1;
 	return ST_VALUE;
 }
 
-static int parse_after(struct parser *ps, const u8 **pp)
+static int parse_after(struct json_parser *ps, const u8 **pp)
 {
 	const u8 *p = skip_ws(*pp, ps->end);
 	struct vl_json_tok *t;
@@ -630,11 +578,11 @@ static int parse_after(struct parser *ps, const u8 **pp)
 	if (ps->cur == NONE) {
 		if (p == ps->end)
 			return ST_DONE;
-		return fail(ps, p, -EINVAL, *p ? "trailing characters" :
-						 "NUL byte");
+		return json_fail(ps, p, -EINVAL, *p ? "trailing characters" :
+						      "NUL byte");
 	}
 	if (p == ps->end)
-		return fail(ps, p, -EINVAL, "unexpected end of input");
+		return json_fail(ps, p, -EINVAL, "unexpected end of input");
 	t = &ps->toks[ps->cur];
 	if (*p == ',') {
 		t->count++;
@@ -644,8 +592,8 @@ static int parse_after(struct parser *ps, const u8 **pp)
 	if (*p == '}' || *p == ']')
 		return close_container(ps, pp, p);
 	if (t->type == VL_JSON_OBJECT)
-		return fail(ps, p, -EINVAL, "',' or '}' expected");
-	return fail(ps, p, -EINVAL, "',' or ']' expected");
+		return json_fail(ps, p, -EINVAL, "',' or '}' expected");
+	return json_fail(ps, p, -EINVAL, "',' or ']' expected");
 }
 
 /**
@@ -677,7 +625,7 @@ EXPORT_SYMBOL_IF_KUNIT(vl_json_init);
 int vl_json_parse(struct vl_json *js, const char *buf, size_t len,
 		  const struct vl_json_limits *lim)
 {
-	struct parser ps = {
+	struct json_parser ps = {
 		.s = (const u8 *)buf,
 		.end = (const u8 *)buf + len,
 		.toks = js->toks,
@@ -888,24 +836,6 @@ char *vl_json_unescape_inplace(char *buf, const struct vl_json_tok *tok)
 EXPORT_SYMBOL_IF_KUNIT(vl_json_unescape_inplace);
 
 /**
- * vl_json_tok_str() - decode a string into a C string
- * @js:   the document
- * @i:    token index of a string
- * @buf:  destination; gets the decoded bytes and a NUL
- * @size: bytes of @buf
- *
- * Return: the length of the C string; -EINVAL if token @i is not a string,
- * -EILSEQ if it contains U+0000, -ENOSPC if @buf is too small.
- */
-int vl_json_tok_str(const struct vl_json *js, u32 i, char *buf, size_t size)
-{
-	if (i < js->ntoks && (js->toks[i].flags & VL_JSON_F_NUL))
-		return -EILSEQ;
-	return vl_json_unescape(js, i, buf, size);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_str);
-
-/**
  * vl_json_tok_bool() - the value of a bool token
  * @js: the document
  * @i:  token index
@@ -1038,345 +968,3 @@ int vl_json_tok_u32(const struct vl_json *js, u32 i, u32 *v)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_u32);
-
-/**
- * vl_json_tok_scaled() - vl_json_num_scaled() of a number token
- * @js:       the document
- * @i:        token index
- * @decimals: decimal places kept
- * @v:        set to the value times 10^@decimals
- *
- * Return: 0, -EINVAL (not a number, @decimals too large) or -ERANGE.
- */
-int vl_json_tok_scaled(const struct vl_json *js, u32 i, unsigned int decimals,
-		       s64 *v)
-{
-	const struct vl_json_tok *t = tok_of(js, i, VL_JSON_NUMBER);
-
-	if (!t)
-		return -EINVAL;
-	return vl_json_num_scaled(js->buf + t->start, t->len, decimals, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_tok_scaled);
-
-/* The member @key of @obj, with null counted as absent. */
-static int member(const struct vl_json *js, u32 obj, const char *key)
-{
-	int v = vl_json_find(js, obj, key);
-
-	if (v >= 0 && js->toks[v].type == VL_JSON_NULL)
-		return -ENOENT;
-	return v;
-}
-
-/**
- * vl_json_get_bool() - the bool member @key of object @obj
- * @js:  the document
- * @obj: token index of an object
- * @key: NUL-terminated key
- * @v:   set to the value
- *
- * Return: 0; -ENOENT if @key is absent or null; -EINVAL if @obj is not an
- * object or the member is not a bool.
- */
-int vl_json_get_bool(const struct vl_json *js, u32 obj, const char *key,
-		     bool *v)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_bool(js, i, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_bool);
-
-/**
- * vl_json_get_s64() - the integer member @key of object @obj
- * @js:  the document
- * @obj: token index of an object
- * @key: NUL-terminated key
- * @v:   set to the value
- *
- * Return: 0; -ENOENT if @key is absent or null; -EINVAL if @obj is not an
- * object or the member is not an integer; -ERANGE if it does not fit.
- */
-int vl_json_get_s64(const struct vl_json *js, u32 obj, const char *key,
-		    s64 *v)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_s64(js, i, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_s64);
-
-/**
- * vl_json_get_u64() - the unsigned integer member @key of object @obj
- * @js:  the document
- * @obj: token index of an object
- * @key: NUL-terminated key
- * @v:   set to the value
- *
- * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
- */
-int vl_json_get_u64(const struct vl_json *js, u32 obj, const char *key,
-		    u64 *v)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_u64(js, i, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_u64);
-
-/**
- * vl_json_get_s32() - the s32 member @key of object @obj
- * @js:  the document
- * @obj: token index of an object
- * @key: NUL-terminated key
- * @v:   set to the value
- *
- * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
- */
-int vl_json_get_s32(const struct vl_json *js, u32 obj, const char *key,
-		    s32 *v)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_s32(js, i, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_s32);
-
-/**
- * vl_json_get_u32() - the u32 member @key of object @obj
- * @js:  the document
- * @obj: token index of an object
- * @key: NUL-terminated key
- * @v:   set to the value
- *
- * Return: 0, -ENOENT, -EINVAL or -ERANGE as vl_json_get_s64().
- */
-int vl_json_get_u32(const struct vl_json *js, u32 obj, const char *key,
-		    u32 *v)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_u32(js, i, v);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_u32);
-
-/**
- * vl_json_get_str() - the string member @key of object @obj, as C string
- * @js:   the document
- * @obj:  token index of an object
- * @key:  NUL-terminated key
- * @buf:  destination
- * @size: bytes of @buf
- *
- * Return: the length of the string; -ENOENT if @key is absent or null;
- * -EINVAL if @obj is not an object or the member is not a string; -EILSEQ
- * if it contains U+0000; -ENOSPC if @buf is too small.
- */
-int vl_json_get_str(const struct vl_json *js, u32 obj, const char *key,
-		    char *buf, size_t size)
-{
-	int i = member(js, obj, key);
-
-	return i < 0 ? i : vl_json_tok_str(js, i, buf, size);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_get_str);
-
-/**
- * vl_json_num_valid() - whether @s is exactly one RFC 8259 number
- * @s:   the lexeme
- * @len: its bytes
- *
- * Return: true if @s is a number lexeme, without sign or space around it.
- */
-bool vl_json_num_valid(const char *s, size_t len)
-{
-	const u8 *p = (const u8 *)s;
-	const char *emsg;
-	u8 flags;
-
-	return scan_number(p, p + len, &flags, &emsg) == p + len && !emsg;
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_num_valid);
-
-/* A number lexeme as sign * 0.DIGITS * 10^exp, digits from @dig to @end. */
-struct dec {
-	const u8 *dig;
-	const u8 *end;
-	s64 exp;
-	int sign;
-};
-
-static s64 dec_exponent(const u8 *p, const u8 *end)
-{
-	bool neg = false;
-	s64 e = 0;
-
-	if (p < end && (*p == '+' || *p == '-'))
-		neg = *p++ == '-';
-	for (; p < end; p++)
-		e = e >= EXP_SAT / 10 ? EXP_SAT : e * 10 + (*p - '0');
-	return neg ? -e : e;
-}
-
-static void dec_parse(struct dec *d, const u8 *p, const u8 *end)
-{
-	const u8 *m, *q;
-	s64 ndig = 0, skipped = 0;
-	bool point = false;
-
-	d->sign = 1;
-	if (p < end && *p == '-') {
-		d->sign = -1;
-		p++;
-	}
-	for (m = p; p < end && (is_digit(*p) || *p == '.'); p++)
-		;
-	d->end = p;
-	d->exp = p < end ? dec_exponent(p + 1, end) : 0;
-	for (q = m; q < d->end; q++) {
-		if (*q == '.')
-			point = true;
-		else if (!point)
-			ndig++;
-	}
-	for (q = m; q < d->end && (*q == '0' || *q == '.'); q++)
-		skipped += *q == '0';
-	if (q == d->end)
-		d->sign = 0;
-	d->dig = q;
-	d->exp += ndig - skipped;
-}
-
-/* The next significant digit, '0' after the last. */
-static u8 dec_next(const struct dec *d, const u8 **p)
-{
-	if (*p < d->end && **p == '.')
-		(*p)++;
-	return *p < d->end ? *(*p)++ : '0';
-}
-
-/**
- * vl_json_num_cmp() - compare the values of two number lexemes exactly
- * @a:    a valid number lexeme (a token's text, or see vl_json_num_valid())
- * @alen: its bytes
- * @b:    another
- * @blen: its bytes
- *
- * "1", "1.0", "10e-1" and "0.1e1" are equal, as are "0" and "-0".  Exact
- * for exponents up to 10^18 in magnitude; larger ones saturate.
- *
- * Return: -1, 0 or 1 as @a is below, equal to or above @b.
- */
-int vl_json_num_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	const u8 *pa = (const u8 *)a, *pb = (const u8 *)b;
-	struct dec da, db;
-	int r = 0;
-
-	dec_parse(&da, pa, pa + alen);
-	dec_parse(&db, pb, pb + blen);
-	if (da.sign != db.sign)
-		return da.sign < db.sign ? -1 : 1;
-	if (!da.sign)
-		return 0;
-	if (da.exp != db.exp) {
-		r = da.exp < db.exp ? -1 : 1;
-	} else {
-		pa = da.dig;
-		pb = db.dig;
-		while (!r && (pa < da.end || pb < db.end)) {
-			u8 ca = dec_next(&da, &pa), cb = dec_next(&db, &pb);
-
-			if (ca != cb)
-				r = ca < cb ? -1 : 1;
-		}
-	}
-	return da.sign < 0 ? -r : r;
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_num_cmp);
-
-/**
- * vl_json_num_scaled() - a number lexeme as a fixed-point integer
- * @s:        the lexeme
- * @len:      its bytes
- * @decimals: decimal places kept, at most VL_JSON_DECIMALS_MAX
- * @v:        set to the value times 10^@decimals, truncated toward zero
- *
- * For example "1.239" with 2 decimals is 123, "-5e-1" with 0 is 0.
- *
- * Return: 0; -EINVAL if @s is not a number lexeme or @decimals is too
- * large; -ERANGE if the result does not fit an s64.
- */
-int vl_json_num_scaled(const char *s, size_t len, unsigned int decimals,
-		       s64 *v)
-{
-	const u8 *p = (const u8 *)s;
-	struct dec d;
-	u64 acc = 0;
-	s64 n;
-
-	if (decimals > VL_JSON_DECIMALS_MAX || !vl_json_num_valid(s, len))
-		return -EINVAL;
-	dec_parse(&d, p, p + len);
-	n = d.exp + decimals;
-	if (!d.sign || n <= 0) {
-		*v = 0;
-		return 0;
-	}
-	if (n > 20)
-		return -ERANGE;
-	for (p = d.dig; n > 0; n--) {
-		u32 digit = dec_next(&d, &p) - '0';
-
-		if (acc > U64_MAX / 10 ||
-		    (acc == U64_MAX / 10 && digit > U64_MAX % 10))
-			return -ERANGE;
-		acc = acc * 10 + digit;
-	}
-	if (acc > (d.sign < 0 ? (u64)S64_MAX + 1 : (u64)S64_MAX))
-		return -ERANGE;
-	*v = d.sign < 0 && acc ? -(s64)(acc - 1) - 1 : (s64)acc;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_num_scaled);
-
-/**
- * vl_json_fixed_fmt() - format a fixed-point integer as a number lexeme
- * @buf:      destination; gets the lexeme and a NUL
- * @size:     bytes of @buf (24 always suffice)
- * @v:        the value times 10^@decimals
- * @decimals: decimal places, at most VL_JSON_DECIMALS_MAX
- *
- * For example 123 with 2 decimals is "1.23", -5 with 2 is "-0.05".
- *
- * Return: the length of the lexeme; -EINVAL if @decimals is too large,
- * -ENOSPC if @buf is too small.
- */
-int vl_json_fixed_fmt(char *buf, size_t size, s64 v, unsigned int decimals)
-{
-	u64 mag = v < 0 ? -(u64)v : (u64)v;
-	char digits[24];
-	int n = 0, len, i;
-	char *p = buf;
-
-	if (decimals > VL_JSON_DECIMALS_MAX)
-		return -EINVAL;
-	do {
-		digits[n++] = '0' + mag % 10;
-		mag /= 10;
-	} while (mag || n <= (int)decimals);
-	len = (v < 0) + n + (decimals ? 1 : 0);
-	if (size <= (size_t)len)
-		return -ENOSPC;
-	if (v < 0)
-		*p++ = '-';
-	for (i = n - 1; i >= 0; i--) {
-		*p++ = digits[i];
-		if (i == (int)decimals && i)
-			*p++ = '.';
-	}
-	*p = '\0';
-	return len;
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_json_fixed_fmt);

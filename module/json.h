@@ -32,7 +32,8 @@
  *
  * Numbers are validated lexemes.  Integers convert exactly to s64 or u64;
  * other numbers are compared and converted with integer arithmetic only
- * (the kernel has no FPU).  Varlink accepts an integer where a float is due.
+ * (the kernel has no FPU), see json_number.h.  Varlink accepts an integer
+ * where a float is due.
  */
 #ifndef _VL_JSON_H
 #define _VL_JSON_H
@@ -62,8 +63,6 @@ enum vl_json_type {
 
 /* Objects with more members are checked for duplicates by sorting. */
 #define VL_JSON_DUP_LINEAR	8
-/* Most decimals of a fixed-point number: 10^18 still fits an s64. */
-#define VL_JSON_DECIMALS_MAX	18
 
 /**
  * struct vl_json_tok - one JSON value
@@ -155,30 +154,6 @@ int vl_json_tok_s64(const struct vl_json *js, u32 i, s64 *v);
 int vl_json_tok_u64(const struct vl_json *js, u32 i, u64 *v);
 int vl_json_tok_s32(const struct vl_json *js, u32 i, s32 *v);
 int vl_json_tok_u32(const struct vl_json *js, u32 i, u32 *v);
-int vl_json_tok_str(const struct vl_json *js, u32 i, char *buf, size_t size);
-int vl_json_tok_scaled(const struct vl_json *js, u32 i, unsigned int decimals,
-		       s64 *v);
-
-/* Members of an object; a member that is null counts as absent. */
-int vl_json_get_bool(const struct vl_json *js, u32 obj, const char *key,
-		     bool *v);
-int vl_json_get_s64(const struct vl_json *js, u32 obj, const char *key,
-		    s64 *v);
-int vl_json_get_u64(const struct vl_json *js, u32 obj, const char *key,
-		    u64 *v);
-int vl_json_get_s32(const struct vl_json *js, u32 obj, const char *key,
-		    s32 *v);
-int vl_json_get_u32(const struct vl_json *js, u32 obj, const char *key,
-		    u32 *v);
-int vl_json_get_str(const struct vl_json *js, u32 obj, const char *key,
-		    char *buf, size_t size);
-
-/* Number lexemes, integer arithmetic only. */
-bool vl_json_num_valid(const char *s, size_t len);
-int vl_json_num_cmp(const char *a, size_t alen, const char *b, size_t blen);
-int vl_json_num_scaled(const char *s, size_t len, unsigned int decimals,
-		       s64 *v);
-int vl_json_fixed_fmt(char *buf, size_t size, s64 v, unsigned int decimals);
 
 /**
  * struct vl_json_iter - cursor over the children of one container
@@ -283,49 +258,6 @@ static inline u64 vl_json_special_bytes(u64 w)
 
 	return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) |
 		((b - ones) & ~b) | w) & highs;
-}
-
-/**
- * vl_utf8_seq() - check one UTF-8 sequence (RFC 3629)
- * @p:     first byte
- * @avail: bytes available at @p, at least 1
- *
- * Return: the length of the valid sequence at @p (1 to 4), or minus the
- * length of its maximal invalid subpart (Unicode 15, section 3.9): overlong
- * forms, surrogates, code points above U+10FFFF, stray continuation bytes
- * and truncated sequences are all invalid.
- */
-static inline int vl_utf8_seq(const u8 *p, size_t avail)
-{
-	u8 lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return -1;
-	if (p[0] < 0xe0) {
-		n = 2;
-	} else if (p[0] < 0xf0) {
-		n = 3;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else {
-		n = 4;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	}
-	for (i = 1; i < n; i++) {
-		if (i >= avail || p[i] < lo || p[i] > hi)
-			return -(int)i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return n;
 }
 
 #endif /* _VL_JSON_H */

@@ -18,6 +18,7 @@
 #include <linux/string.h>
 
 #include "json.h"
+#include "json_number.h"
 #include "varlink.h"
 
 /* One container open in both values: @a in the received, @b in the other. */

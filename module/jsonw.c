@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Bounded JSON writer of the varlink core, see jsonw.h for the contract.
+ * Calls only the tests and the userspace programs use are in
+ * tests/jsonw_extra.c, not in varlink.ko.
  *
  * This file also builds in userspace (selftests/host) behind a small shim.
  */
@@ -15,7 +17,9 @@
 
 #include "compat.h"
 #include "json.h"
+#include "json_number.h"
 #include "jsonw.h"
+#include "utf8.h"
 
 #define MIN_CAP		256
 
@@ -242,44 +246,6 @@ void vl_jsonw_release(struct vl_jsonw *w)
 	drop_buf(w);
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_release);
-
-/**
- * vl_jsonw_finish() - take the finished text
- * @w:   the writer; spent afterwards (further calls fail with -EINVAL)
- * @buf: set to the text, NUL-terminated, to be freed with kvfree(); or NULL
- * @len: set to the length of the text, the NUL not counted; or 0
- *
- * On the wire a varlink message is the @len bytes plus the NUL.
- *
- * Return: 0; or the sticky error, -EINVAL if the top-level value is not
- * complete.  On error nothing is handed over and @w holds no memory.
- */
-int vl_jsonw_finish(struct vl_jsonw *w, char **buf, size_t *len)
-{
-	*buf = NULL;
-	*len = 0;
-	if (!w->err && (!w->done || w->depth))
-		set_err(w, -EINVAL);
-	if (w->err)
-		return w->err;
-	if (w->buf == w->ext) {
-		/* the caller's buffer is not ours to hand over */
-		*buf = kvmalloc(w->len + 1, w->gfp);
-		if (!*buf) {
-			set_err(w, -ENOMEM);
-			return w->err;
-		}
-		memcpy(*buf, w->buf, w->len);
-	} else {
-		*buf = w->buf;
-		w->buf = NULL;
-	}
-	(*buf)[w->len] = '\0';
-	*len = w->len;
-	set_err(w, -EINVAL);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_finish);
 
 /**
  * vl_jsonw_text() - look at the finished text without taking it
@@ -515,23 +481,6 @@ void vl_jsonw_null(struct vl_jsonw *w)
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_null);
 
 /**
- * vl_jsonw_float() - write a number given as its lexeme
- * @w:      the writer
- * @lexeme: an RFC 8259 number (-EINVAL if not), e.g. a token's text
- * @len:    bytes of @lexeme
- */
-void vl_jsonw_float(struct vl_jsonw *w, const char *lexeme, size_t len)
-{
-	if (w->err)
-		return;
-	if (!vl_json_num_valid(lexeme, len))
-		set_err(w, -EINVAL);
-	else
-		value(w, lexeme, len);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_float);
-
-/**
  * vl_jsonw_fixed() - write a fixed-point number
  * @w:        the writer
  * @v:        the value times 10^@decimals
@@ -571,61 +520,3 @@ void vl_jsonw_raw(struct vl_jsonw *w, const char *json, size_t len)
 		value(w, json, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_raw);
-
-/* Copy (or with @dst NULL, measure) valid JSON without its whitespace. */
-static size_t compact(char *dst, const char *src, size_t n)
-{
-	bool in_str = false;
-	size_t i, len = 0;
-
-	for (i = 0; i < n; i++) {
-		char c = src[i];
-
-		if (in_str) {
-			if (c == '\\' && i + 1 < n) {
-				if (dst)
-					dst[len] = c;
-				len++;
-				c = src[++i];
-			} else if (c == '"') {
-				in_str = false;
-			}
-		} else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			continue;
-		} else if (c == '"') {
-			in_str = true;
-		}
-		if (dst)
-			dst[len] = c;
-		len++;
-	}
-	return len;
-}
-
-/**
- * vl_jsonw_tok() - copy a parsed value, its whitespace dropped
- * @w:  the writer
- * @js: a parsed document
- * @i:  token index of the value (-EINVAL if out of range)
- */
-void vl_jsonw_tok(struct vl_jsonw *w, const struct vl_json *js, u32 i)
-{
-	const char *src;
-	size_t n, len;
-
-	if (w->err)
-		return;
-	if (i >= js->ntoks) {
-		set_err(w, -EINVAL);
-		return;
-	}
-	src = js->buf + js->toks[i].start;
-	n = js->toks[i].len;
-	len = compact(NULL, src, n);
-	if (!value_begin(w) || !reserve(w, len))
-		return;
-	compact(w->buf + w->len, src, n);
-	w->len += len;
-	value_end(w);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_tok);

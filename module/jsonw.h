@@ -11,14 +11,12 @@
  * Errors are sticky: the first one (-ENOMEM, -EMSGSIZE, or -EINVAL for a
  * call out of place, e.g. a key in an array or a second top-level value)
  * frees the buffer and turns every later call into a no-op, and
- * vl_jsonw_finish() returns it.  Output is either complete JSON or nothing.
+ * vl_jsonw_error() returns it.  Output is either complete JSON or nothing.
  */
 #ifndef _VL_JSONW_H
 #define _VL_JSONW_H
 
 #include <linux/types.h>
-
-struct vl_json;
 
 /* Deepest nesting of arrays and objects the writer tracks. */
 #define VL_JSONW_DEPTH_MAX	64
@@ -55,7 +53,6 @@ void vl_jsonw_init(struct vl_jsonw *w, size_t max, gfp_t gfp);
 void vl_jsonw_init_buf(struct vl_jsonw *w, char *buf, size_t size, size_t max,
 		       gfp_t gfp);
 void vl_jsonw_release(struct vl_jsonw *w);
-int vl_jsonw_finish(struct vl_jsonw *w, char **buf, size_t *len);
 const char *vl_jsonw_text(struct vl_jsonw *w, size_t *len);
 void vl_jsonw_rewind(struct vl_jsonw *w, size_t len);
 
@@ -72,10 +69,8 @@ void vl_jsonw_s64(struct vl_jsonw *w, s64 v);
 void vl_jsonw_u64(struct vl_jsonw *w, u64 v);
 void vl_jsonw_bool(struct vl_jsonw *w, bool v);
 void vl_jsonw_null(struct vl_jsonw *w);
-void vl_jsonw_float(struct vl_jsonw *w, const char *lexeme, size_t len);
 void vl_jsonw_fixed(struct vl_jsonw *w, s64 v, unsigned int decimals);
 void vl_jsonw_raw(struct vl_jsonw *w, const char *json, size_t len);
-void vl_jsonw_tok(struct vl_jsonw *w, const struct vl_json *js, u32 i);
 
 /**
  * vl_jsonw_error() - the sticky error of a writer

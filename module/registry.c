@@ -27,15 +27,12 @@ static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
 				 VARLINK_FAST | VARLINK_CAPABLE_NET)
 
-static int name_cmp(const struct vl_iface *iface, const char *name,
-		    size_t len)
+/* The order of the registry: @iface's name against @name. */
+static int iface_name_cmp(const struct vl_iface *iface, const char *name,
+			  size_t len)
 {
-	const struct vl_idl *idl = iface->idl;
-	int c = memcmp(idl->name, name, min_t(size_t, idl->name_len, len));
-
-	if (c)
-		return c;
-	return idl->name_len < len ? -1 : idl->name_len > len;
+	return vl_idl_name_cmp(iface->idl->name, iface->idl->name_len, name,
+			       len);
 }
 
 /**
@@ -51,7 +48,7 @@ struct vl_iface *vl_iface_get(const char *name, size_t len)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(iface, &registry, node) {
-		if (!name_cmp(iface, name, len)) {
+		if (!iface_name_cmp(iface, name, len)) {
 			if (refcount_inc_not_zero(&iface->ref))
 				found = iface;
 			break;
@@ -180,21 +177,6 @@ static size_t param_size(enum varlink_param_type type)
 	return SIZE_MAX;
 }
 
-static const struct vl_idl_node *find_field(const struct vl_idl *idl,
-					    u32 strct, const char *name)
-{
-	const struct vl_idl_node *f;
-	u32 i;
-
-	for (i = vl_idl_node(idl, strct)->child; i; i = f->next) {
-		f = vl_idl_node(idl, i);
-		if (f->name_len == strlen(name) &&
-		    !memcmp(f->name, name, f->name_len))
-			return f;
-	}
-	return NULL;
-}
-
 static int check_params(const struct vl_idl *idl,
 			const struct vl_idl_member *member,
 			const struct varlink_method *m)
@@ -211,7 +193,8 @@ static int check_params(const struct vl_idl *idl,
 		const struct vl_idl_node *f;
 
 		iname = p->name ? p->name : "(null)";
-		f = p->name ? find_field(idl, member->type, p->name) : NULL;
+		f = p->name ? vl_idl_find_field(idl, member->type, p->name,
+						strlen(p->name)) : NULL;
 		if (!f || !param_fits(idl, vl_idl_node(idl, f->child), p->type) ||
 		    p->offset > m->params_size ||
 		    param_size(p->type) > m->params_size - p->offset)
@@ -357,7 +340,7 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 
 	mutex_lock(&registry_lock);
 	list_for_each_entry(pos, &registry, node) {
-		c = name_cmp(pos, new->idl->name, new->idl->name_len);
+		c = iface_name_cmp(pos, new->idl->name, new->idl->name_len);
 		if (!c || pos->desc == iface) {
 			mutex_unlock(&registry_lock);
 			pr_err("interface %.*s is already registered\n",

@@ -38,7 +38,7 @@
 #include "validate.h"
 
 /* A struct, array or map value being checked. */
-struct frame {
+struct validate_frame {
 	u32 tok;	/* the JSON container */
 	u32 pos;	/* its next child token */
 	u16 type;	/* the STRUCT, ARRAY or MAP node */
@@ -55,10 +55,10 @@ struct validator {
 	const struct vl_idl_node *param;	/* current top-level field */
 	u32 key;				/* and its key token */
 	unsigned int sp;
-	struct frame stack[VL_VALIDATE_DEPTH_MAX];
+	struct validate_frame stack[VL_VALIDATE_DEPTH_MAX];
 };
 
-static int fail(struct validator *v, u32 tok, const char *msg)
+static int validate_fail(struct validator *v, u32 tok, const char *msg)
 {
 	struct vl_validate_error *err = v->err;
 
@@ -85,12 +85,12 @@ static bool nullable(const struct validator *v, u32 type)
 	return node(v, type)->flags & VL_IDL_NULLABLE;
 }
 
-static int push(struct validator *v, u32 type, u32 obj)
+static int validate_push(struct validator *v, u32 type, u32 obj)
 {
-	struct frame *f;
+	struct validate_frame *f;
 
 	if (v->sp >= VL_VALIDATE_DEPTH_MAX)
-		return fail(v, obj, "nested too deeply");
+		return validate_fail(v, obj, "nested too deeply");
 	f = &v->stack[v->sp++];
 	f->tok = obj;
 	f->pos = obj + 1;
@@ -105,11 +105,11 @@ static int check_int(struct validator *v, u32 t)
 	u64 u;
 
 	if (tok(v, t)->type != VL_JSON_NUMBER)
-		return fail(v, t, "expected an integer");
+		return validate_fail(v, t, "expected an integer");
 	if (!vl_json_is_int(v->js, t))
-		return fail(v, t, "not an integer");
+		return validate_fail(v, t, "not an integer");
 	if (vl_json_tok_s64(v->js, t, &s) && vl_json_tok_u64(v->js, t, &u))
-		return fail(v, t, "integer out of range");
+		return validate_fail(v, t, "integer out of range");
 	return 0;
 }
 
@@ -120,13 +120,13 @@ static int check_enum(struct validator *v, const struct vl_idl_node *n,
 	u32 i;
 
 	if (tok(v, t)->type != VL_JSON_STRING)
-		return fail(v, t, "expected an enum string");
+		return validate_fail(v, t, "expected an enum string");
 	for (i = n->child; i; i = e->next) {
 		e = node(v, i);
 		if (vl_json_str_eq(v->js, t, e->name, e->name_len))
 			return 0;
 	}
-	return fail(v, t, "unknown enum value");
+	return validate_fail(v, t, "unknown enum value");
 }
 
 /* The JSON type a node kind needs, if it needs exactly one. */
@@ -160,14 +160,15 @@ static int check_value(struct validator *v, u32 type, u32 t)
 	u8 jtype = tok(v, t)->type;
 
 	if (jtype == VL_JSON_NULL)
-		return nullable(v, type) ? 0 : fail(v, t, "null value");
+		return nullable(v, type) ? 0 :
+		       validate_fail(v, t, "null value");
 	if (n->kind == VL_IDL_NAMED) {
 		type = n->child;
 		n = node(v, type);
 	}
 	if (n->kind < ARRAY_SIZE(json_type) && json_type[n->kind] &&
 	    json_type[n->kind] != jtype)
-		return fail(v, t, type_msg[n->kind]);
+		return validate_fail(v, t, type_msg[n->kind]);
 
 	switch (n->kind) {
 	case VL_IDL_INT:
@@ -176,7 +177,7 @@ static int check_value(struct validator *v, u32 type, u32 t)
 		return check_enum(v, n, t);
 	case VL_IDL_STRING:
 		if (tok(v, t)->flags & VL_JSON_F_NUL)
-			return fail(v, t, "string contains U+0000");
+			return validate_fail(v, t, "string contains U+0000");
 		return 0;
 	case VL_IDL_BOOL:
 	case VL_IDL_FLOAT:
@@ -186,42 +187,54 @@ static int check_value(struct validator *v, u32 type, u32 t)
 	case VL_IDL_STRUCT:
 	case VL_IDL_ARRAY:
 	case VL_IDL_MAP:
-		return push(v, type, t);
+		return validate_push(v, type, t);
 	default:
-		return fail(v, t, "internal error: bad schema node");
+		return validate_fail(v, t, "internal error: bad schema node");
 	}
 }
 
-static const struct vl_idl_node *find_field(struct validator *v,
-					    const struct vl_idl_node *s,
-					    u32 key)
+/*
+ * key_field() of a key with escapes, decoded into a buffer on this
+ * function's stack, not on vl_validate()'s.  A key longer than any name
+ * names no field.
+ */
+static noinline_for_stack const struct vl_idl_node *
+escaped_field(struct validator *v, u32 type, u32 key)
 {
-	const struct vl_idl_node *f;
-	u32 i;
+	char name[VL_NAME_MAX + 1];
+	int len = vl_json_unescape(v->js, key, name, sizeof(name));
 
-	for (i = s->child; i; i = f->next) {
-		f = node(v, i);
-		if (vl_json_str_eq(v->js, key, f->name, f->name_len))
-			return f;
-	}
-	return NULL;
+	return len < 0 ? NULL : vl_idl_find_field(v->idl, type, name, len);
+}
+
+/* The field of struct @type that key @key names, or NULL. */
+static const struct vl_idl_node *key_field(struct validator *v, u32 type,
+					   u32 key)
+{
+	const char *name;
+	size_t len;
+
+	name = vl_json_str_raw(v->js, key, &len);
+	if (!name)
+		return escaped_field(v, type, key);
+	return vl_idl_find_field(v->idl, type, name, len);
 }
 
 /* The next member of the struct of frame @f. */
-static int struct_member(struct validator *v, struct frame *f)
+static int struct_member(struct validator *v, struct validate_frame *f)
 {
 	u32 key = f->pos, val = key + 1;
 	const struct vl_idl_node *field;
 
 	f->pos = tok(v, val)->next;
-	field = find_field(v, node(v, f->type), key);
+	field = key_field(v, f->type, key);
 	if (v->sp == 1) {
 		/* a top-level parameter: errors below are about it */
 		v->param = field;
 		v->key = key;
 	}
 	if (!field)
-		return fail(v, key, "unknown field");
+		return validate_fail(v, key, "unknown field");
 	if (!nullable(v, field->child))
 		f->seen++;
 	return check_value(v, field->child, val);
@@ -257,15 +270,15 @@ static int report_missing(struct validator *v, const struct vl_idl_node *s,
 			v->param = f;
 			v->key = 0;
 		}
-		return fail(v, 0, "missing field");
+		return validate_fail(v, 0, "missing field");
 	}
-	return fail(v, obj, "internal error: required count");
+	return validate_fail(v, obj, "internal error: required count");
 }
 
 /* Check the next child of the innermost container, or close it. */
 static int step(struct validator *v)
 {
-	struct frame *f = &v->stack[v->sp - 1];
+	struct validate_frame *f = &v->stack[v->sp - 1];
 	const struct vl_idl_node *n = node(v, f->type);
 	u32 key, val;
 
@@ -287,7 +300,7 @@ static int step(struct validator *v)
 		val = key + 1;
 		f->pos = tok(v, val)->next;
 		if (tok(v, key)->flags & VL_JSON_F_NUL)
-			return fail(v, key, "key contains U+0000");
+			return validate_fail(v, key, "key contains U+0000");
 		return check_value(v, n->child, val);
 	}
 }
@@ -318,9 +331,9 @@ int vl_validate(const struct vl_idl *idl, u32 type, const struct vl_json *js,
 	memset(err, 0, sizeof(*err));
 	if (!type || type >= idl->n_nodes ||
 	    node(&v, type)->kind != VL_IDL_STRUCT)
-		return fail(&v, 0, "internal error: not a struct");
+		return validate_fail(&v, 0, "internal error: not a struct");
 	if (obj != VL_VALIDATE_ABSENT && obj >= js->ntoks)
-		return fail(&v, 0, "internal error: bad token");
+		return validate_fail(&v, 0, "internal error: bad token");
 	if (obj == VL_VALIDATE_ABSENT || tok(&v, obj)->type == VL_JSON_NULL) {
 		if (node(&v, type)->required)
 			return report_missing(&v, node(&v, type),
@@ -328,9 +341,9 @@ int vl_validate(const struct vl_idl *idl, u32 type, const struct vl_json *js,
 		return 0;
 	}
 	if (tok(&v, obj)->type != VL_JSON_OBJECT)
-		return fail(&v, obj, "parameters are not an object");
+		return validate_fail(&v, obj, "parameters are not an object");
 
-	push(&v, type, obj);
+	validate_push(&v, type, obj);
 	while (v.sp) {
 		ret = step(&v);
 		if (ret < 0)

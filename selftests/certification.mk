@@ -18,9 +18,11 @@
 
 # The Makefile lists these tests; here are the rules that build them.
 
-CORE_JSON := ../module/json.c host/shim.c
-CORE_JSON_DEPS := $(CORE_JSON) ../module/json.h ../module/limits.h \
-		  $(wildcard host/include/*/*.h)
+CORE_JSON := ../module/json.c ../module/json_number.c \
+	     ../module/tests/json_extra.c host/shim.c
+CORE_JSON_DEPS := $(CORE_JSON) ../module/json.h ../module/json_number.h \
+		  ../module/tests/json_extra.h ../module/utf8.h \
+		  ../module/limits.h $(wildcard host/include/*/*.h)
 CORE_JSON_CFLAGS := -I$(CURDIR)/host/include
 
 $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \

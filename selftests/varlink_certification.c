@@ -28,6 +28,7 @@
 #include "kselftest_harness.h"
 #include "varlink_test.h"
 #include "../module/json.h"
+#include "../module/tests/json_extra.h"
 
 #define CERT		"org.varlink.certification"
 #define CERT_MODULE	"varlink_certification"

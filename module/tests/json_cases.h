@@ -18,7 +18,10 @@
 #include <linux/types.h>
 
 #include "../json.h"
+#include "../json_number.h"
 #include "../jsonw.h"
+#include "json_extra.h"
+#include "jsonw_extra.h"
 
 /* One text for vl_json_parse(). */
 struct json_case {

@@ -10,7 +10,9 @@
 #include <linux/string.h>
 
 #include "../json.h"
+#include "../json_number.h"
 #include "json_cases.h"
+#include "json_extra.h"
 
 #define ECHO_SIZE	192
 

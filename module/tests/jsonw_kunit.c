@@ -14,6 +14,7 @@
 #include "../json.h"
 #include "../jsonw.h"
 #include "json_cases.h"
+#include "jsonw_extra.h"
 
 #define ECHO_SIZE	192
 

@@ -19,7 +19,11 @@
 #include <linux/slab.h>
 
 #include "../../module/json.h"
+#include "../../module/json_number.h"
 #include "../../module/jsonw.h"
+#include "../../module/tests/json_extra.h"
+#include "../../module/tests/jsonw_extra.h"
+#include "../../module/utf8.h"
 
 #define FUZZ_INPUT_MAX	(256 * 1024)
 

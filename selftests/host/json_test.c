@@ -12,8 +12,11 @@
 #include <linux/slab.h>
 
 #include "../../module/json.h"
+#include "../../module/json_number.h"
 #include "../../module/jsonw.h"
 #include "../../module/tests/json_cases.h"
+#include "../../module/tests/json_extra.h"
+#include "../../module/tests/jsonw_extra.h"
 
 static int n_pass, n_fail;
 

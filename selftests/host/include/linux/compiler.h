@@ -8,6 +8,7 @@
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline		__attribute__((__noinline__))
+#define noinline_for_stack	noinline
 #define __maybe_unused		__attribute__((__unused__))
 #define __always_unused		__attribute__((__unused__))
 #define __packed		__attribute__((__packed__))
