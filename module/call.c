@@ -430,9 +430,11 @@ EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
  * @call: the call
  *
  * That of the opener's thread group leader when the connection was
- * accepted, see varlink_call_net().
+ * accepted, see varlink_call_net().  A process that connects, writes and
+ * exits before the server accepts the connection leaves none: answer
+ * nothing that depends on it then.
  *
- * Return: the UTS namespace.
+ * Return: the UTS namespace, or NULL.
  */
 struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call)
 {

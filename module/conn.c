@@ -190,7 +190,10 @@ struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn)
 	return conn->pid_ns;
 }
 
-/* ... and the UTS namespace of its thread group leader when accepted. */
+/*
+ * ... and the UTS namespace of its thread group leader when accepted, or
+ * NULL if it had exited by then.
+ */
 struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn)
 {
 	return conn->uts_ns;
@@ -787,8 +790,8 @@ static void uts_ns_put(struct uts_namespace *uts)
 
 /*
  * Who connected, from the peer credentials AF_UNIX took at connect(), and
- * the namespaces of its process.  An opener that has exited by now has no
- * namespaces left to answer in: -ESRCH.
+ * the namespaces of its process.  An opener that has exited by now (its
+ * last call may still be in the socket) leaves no UTS namespace.
  */
 static int peer_get(struct vl_conn *conn)
 {
@@ -805,11 +808,11 @@ static int peer_get(struct vl_conn *conn)
 	conn->pid_ns = get_pid_ns(ns_of_pid(conn->pid));
 
 	task = get_pid_task(conn->pid, PIDTYPE_TGID);
-	if (!task)
-		return -ESRCH;
-	conn->uts_ns = uts_ns_get(task);
-	put_task_struct(task);
-	return conn->uts_ns ? 0 : -ESRCH;
+	if (task) {
+		conn->uts_ns = uts_ns_get(task);
+		put_task_struct(task);
+	}
+	return 0;
 }
 
 static void peer_put(struct vl_conn *conn)
@@ -944,8 +947,8 @@ static int conn_admit(struct vl_conn *conn)
  * max_connections_per_netns, the client gets TooManyConnections and the
  * socket is closed.
  *
- * Return: 0, or -ENOMEM, -EPROTO (no peer credentials), -ESRCH (the peer
- * has exited) or -EMFILE (refused), the socket released.
+ * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
+ * (refused), the socket released.
  */
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
