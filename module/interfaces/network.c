@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * org.kernel.network: the network links of the initial network namespace,
- * as /sys/class/net shows them, and a stream of their changes.
+ * org.kernel.network: the network links of the caller's network namespace,
+ * as /sys/class/net shows them there, and a stream of their changes.
+ *
+ * The caller's namespace is that of the listener it connected to
+ * (varlink_call_net()): a container sees its own links, and no other.
  *
  * Links are read under RTNL, which keeps them from going away or changing
  * while they are read; replies are written after a link was copied into a
  * struct network_link, or under RTNL, never under RCU (writing allocates).
  *
- * MonitorLinks streams from a netdevice notifier.  Each stream is a
- * struct network_monitor on network_monitors, under network_lock, and is
- * only written to under that lock: its replies have one writer at a time.
+ * MonitorLinks streams from a netdevice notifier, which hears the links of
+ * every namespace: each event goes to the streams of the link's namespace
+ * only.  Each stream is a struct network_monitor on network_monitors,
+ * under network_lock, and is only written to under that lock: its replies
+ * have one writer at a time.
  * The lock order is RTNL, network_lock, then the core's own locks:
  * varlink_reply_continues() may sleep briefly on a mutex but never waits
  * for the client, so it is fine in the notifier, which runs under RTNL.
@@ -21,6 +26,10 @@
  * are kept for callers with CAP_NET_ADMIN, and a user without it runs at
  * most max_monitors_per_user, counted by varlink_call_user(), so that the
  * uids it maps into user namespaces of its own are all its own share.
+ * The streams are one pool for the whole system, whichever namespace they
+ * watch, so CAP_NET_ADMIN is that of the initial user namespace: root of
+ * a container, or of a user namespace any user can make, holds it in its
+ * own namespace and must not take the host's reserve.
  *
  * A stream ends, with network_lock held and exactly one final reply:
  *  - when a reply fails: the client is gone or does not read (the core
@@ -33,6 +42,13 @@
  * core's connection work or in varlink_unregister_interface().  It may run
  * at any time, even after the final reply, so it gets the stream's id, not
  * a pointer, and only ends a stream it still finds on the list.
+ *
+ * A stream's namespace outlives the stream: the client's connection
+ * holds a reference on it (an accepted AF_UNIX socket does), and the
+ * connection outlives its calls.  So no stream has to end when its
+ * namespace dies: a namespace is dismantled, its links moved out or
+ * deleted, only once no connection is left in it.  Nor does a stream need
+ * a reference of its own: see struct network_monitor.
  */
 #include <linux/capability.h>
 #include <linux/errno.h>
@@ -69,10 +85,11 @@ MODULE_PARM_DESC(max_monitors_per_user,
 		 "MonitorLinks streams of one user without CAP_NET_ADMIN (1-max_monitors, default 8)");
 
 static const char network_idl[] =
-"# The network links (interfaces) of the initial network namespace, as\n"
-"# \"ip -s link\" and /sys/class/net show them, and a stream of their\n"
-"# changes.  Values are read when the reply is made; reading them needs\n"
-"# no privilege.\n"
+"# The network links (interfaces) of the caller's network namespace (that\n"
+"# of the socket it connected to), as \"ip -s link\" and /sys/class/net\n"
+"# show them there, and a stream of their changes; the links of other\n"
+"# namespaces are never seen.  Values are read when the reply is made;\n"
+"# reading them needs no privilege.\n"
 "interface org.kernel.network\n"
 "\n"
 "# A network link, as /sys/class/net/NAME describes it.\n"
@@ -131,12 +148,12 @@ static const char network_idl[] =
 "# between the two.  Every reply has \"continues\": the stream goes on until\n"
 "# the client hangs up, or its connection is closed because it does not\n"
 "# read its replies, or the interface goes away (MonitorEnded).  At most\n"
-"# max_monitors streams run at once (a parameter of varlink_network.ko, 64\n"
-"# by default), the last max_monitors / 8 of them (8 by default) only for\n"
-"# callers with CAP_NET_ADMIN; a user without it runs at most\n"
-"# max_monitors_per_user (8 by default), those of the uids it maps into\n"
-"# user namespaces of its own included.  One more fails with\n"
-"# TooManyMonitors.\n"
+"# max_monitors streams run at once in the whole system (a parameter of\n"
+"# varlink_network.ko, 64 by default), the last max_monitors / 8 of them\n"
+"# (8 by default) only for callers with CAP_NET_ADMIN in the initial user\n"
+"# namespace; a user without it runs at most max_monitors_per_user (8 by\n"
+"# default), those of the uids it maps into user namespaces of its own\n"
+"# included.  One more fails with TooManyMonitors.\n"
 "method MonitorLinks() -> (\n"
 "  # \"current\": a link there was when the call was made; \"added\": a link\n"
 "  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
@@ -244,7 +261,7 @@ static int network_list_links(struct varlink_call *call, const void *params)
 
 	varlink_open_array(call, "links");
 	rtnl_lock();
-	for_each_netdev(&init_net, dev) {
+	for_each_netdev(varlink_call_net(call), dev) {
 		network_link_read(dev, &l);
 		network_put_link(call, NULL, &l);
 	}
@@ -288,6 +305,7 @@ static int network_index(const struct varlink_json *v)
 static int network_get_link(struct varlink_call *call, const void *params)
 {
 	const struct network_get_params *p = params;
+	struct net *net = varlink_call_net(call);
 	struct net_device *dev = NULL;
 	struct network_link l;
 	int index = 0;
@@ -300,9 +318,9 @@ static int network_get_link(struct varlink_call *call, const void *params)
 
 	rtnl_lock();
 	if (p->name && strlen(p->name) < IFNAMSIZ)
-		dev = __dev_get_by_name(&init_net, p->name);
+		dev = __dev_get_by_name(net, p->name);
 	else if (index)
-		dev = __dev_get_by_index(&init_net, index);
+		dev = __dev_get_by_index(net, index);
 	if (dev)
 		network_link_read(dev, &l);
 	rtnl_unlock();
@@ -325,15 +343,19 @@ static int network_get_link(struct varlink_call *call, const void *params)
  * @node: on network_monitors until the stream's final reply
  * @id: identifies the stream to the cancel callback; never reused
  * @call: the call
+ * @net: varlink_call_net() of @call, the namespace whose links it watches
  * @user: varlink_call_user() of @call, the user whose share it is
  * @live: the "current" replies were sent: changes are sent now
  *
- * All members are under network_lock.
+ * All members are under network_lock.  @net needs no reference: the
+ * stream is on network_monitors, the only place @net is read from, until
+ * its final reply, and varlink_call_net() is valid until then.
  */
 struct network_monitor {
 	struct list_head node;
 	unsigned long id;
 	struct varlink_call *call;
+	struct net *net;
 	kuid_t user;
 	bool live;
 };
@@ -418,6 +440,7 @@ static void network_monitor_cancel(struct varlink_call *call, void *data)
 /* MonitorLinks() -> (event: string, link: Link) */
 static int network_monitor_links(struct varlink_call *call, const void *params)
 {
+	/* the host's admin, not a container's: see the top of the file */
 	bool admin = varlink_call_capable(call, CAP_NET_ADMIN);
 	/* an admin may take every stream, others all but the reserve */
 	unsigned int max = admin ? max_monitors : max_monitors - max_monitors / 8;
@@ -430,6 +453,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	if (!m)
 		return -ENOMEM;
 	m->call = call;
+	m->net = varlink_call_net(call);
 	m->user = varlink_call_user(call);
 
 	mutex_lock(&network_lock);
@@ -470,7 +494,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	if (m && network_stopping) {
 		network_monitor_end(m, 0);
 	} else if (m) {
-		for_each_netdev(&init_net, dev) {
+		for_each_netdev(m->net, dev) {
 			network_link_read(dev, &network_snap);
 			if (network_monitor_send(m, "current", &network_snap)) {
 				m = NULL;
@@ -512,13 +536,14 @@ static int network_event(struct notifier_block *nb, unsigned long event,
 	default:
 		return NOTIFY_DONE;
 	}
-	/* a link moving between namespaces is unregistered, then registered */
-	if (!net_eq(dev_net(dev), &init_net))
-		return NOTIFY_DONE;
-
+	/*
+	 * The streams of the link's namespace only.  A link moving between
+	 * namespaces is unregistered in the old one, then registered in the
+	 * new one: "removed" there, "added" here.
+	 */
 	mutex_lock(&network_lock);
 	list_for_each_entry_safe(m, tmp, &network_monitors, node) {
-		if (!m->live)
+		if (!m->live || !net_eq(m->net, dev_net(dev)))
 			continue;
 		if (!read) {
 			network_link_read(dev, &network_snap);
@@ -550,6 +575,7 @@ static const struct varlink_interface network_iface = {
 	.idl = network_idl,
 	.methods = network_methods,
 	.n_methods = ARRAY_SIZE(network_methods),
+	.flags = VARLINK_NETNS,
 };
 
 static int __init network_init(void)

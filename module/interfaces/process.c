@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * org.kernel.process: a process, by its id in the initial pid namespace,
- * as /proc/PID/stat and /proc/PID/status describe it.
+ * org.kernel.process: a process, by its id in the caller's pid namespace,
+ * as the caller's /proc/PID/stat and /proc/PID/status describe it.
  *
  * Callbacks run in a kworker: the caller is the connection's opener and
- * the call's sender, never current, and pids are looked up in
- * &init_pid_ns explicitly, not in current's namespace.
+ * the call's sender, never current.  Pids are looked up and shown in the
+ * caller's pid namespace (varlink_call_pid_ns()), user and group ids in
+ * its user namespace (varlink_call_user_ns()), as a /proc the caller
+ * mounted would: a process outside its pid namespace is not found, a
+ * parent outside it shows as 0.
  *
  * A caller sees the processes /proc shows it when mounted with
  * hidepid=invisible, that is those ptrace_may_access() lets it read with
  * PTRACE_MODE_READ_FSCREDS; any other is not found, so that the answer
- * tells nothing about which pids exist.
+ * tells nothing about which pids exist.  As for ptrace, CAP_SYS_PTRACE
+ * counts in the target's user namespace: root of a container reads the
+ * container's processes, not the host's.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -30,9 +35,11 @@
 #include "../compat.h"
 
 static const char process_idl[] =
-"# The processes of the system.  Process ids are those of the initial pid\n"
-"# namespace and user and group ids those of the initial user namespace,\n"
-"# whatever the caller's namespaces are.\n"
+"# The processes of the caller's pid namespace.  Process ids are those of\n"
+"# that namespace and user and group ids those of the caller's user\n"
+"# namespace, as the caller's /proc shows them (an id not mapped there is\n"
+"# 65534, the overflow id); a process outside its pid namespace is not\n"
+"# found.\n"
 "interface org.kernel.process\n"
 "\n"
 "# What a process is doing: the letter in field 3 of /proc/PID/stat.\n"
@@ -59,18 +66,22 @@ static const char process_idl[] =
 "\n"
 "# Describe a process.  A caller sees the processes /proc shows it when\n"
 "# mounted with hidepid=invisible: those whose user and group ids are all\n"
-"# its own and that are dumpable, or any with CAP_SYS_PTRACE.  Both the\n"
-"# task that opened the connection and the one that sent the call must\n"
-"# see the process; any other is not found.\n"
+"# its own and that are dumpable, or any with CAP_SYS_PTRACE in the\n"
+"# process's user namespace, as ptrace(2) checks it (root of a container\n"
+"# sees the container's processes).  Both the task that opened the\n"
+"# connection and the one that sent the call must see the process; any\n"
+"# other is not found.\n"
 "method GetProcess(\n"
-"  # The process id (a thread group id; the ids of a process's other\n"
-"  # threads are not found).  It must be positive.\n"
+"  # The process id in the caller's pid namespace (a thread group id; the\n"
+"  # ids of a process's other threads are not found).  It must be\n"
+"  # positive.\n"
 "  pid: int\n"
 ") -> (\n"
 "  # The process id, as asked for.\n"
 "  pid: int,\n"
 "  # The id of its parent process; 0 for those the kernel started, pid 1\n"
-"  # and kthreadd (field 4 of /proc/PID/stat).\n"
+"  # and kthreadd, and for one whose parent is outside the caller's pid\n"
+"  # namespace, as for its init (field 4 of /proc/PID/stat, getppid(2)).\n"
 "  ppid: int,\n"
 "  # The command name, at most 15 bytes (/proc/PID/comm); bytes that are\n"
 "  # not UTF-8 show as U+FFFD.\n"
@@ -113,15 +124,15 @@ static const struct varlink_param get_process_params[] = {
 };
 
 /*
- * The thread group leader whose tgid is @nr in the initial pid namespace,
- * with a reference, or NULL.
+ * The thread group leader whose tgid is @nr in @ns, with a reference, or
+ * NULL: none outside @ns has a number there.
  */
-static struct task_struct *get_process_task(pid_t nr)
+static struct task_struct *get_process_task(pid_t nr, struct pid_namespace *ns)
 {
 	struct task_struct *task;
 
 	rcu_read_lock();
-	task = pid_task(find_pid_ns(nr, &init_pid_ns), PIDTYPE_TGID);
+	task = pid_task(find_pid_ns(nr, ns), PIDTYPE_TGID);
 	if (task)
 		get_task_struct(task);
 	rcu_read_unlock();
@@ -189,7 +200,8 @@ static bool may_read(struct varlink_call *call, struct task_struct *task)
  */
 static void put_process(struct varlink_call *call, struct task_struct *task)
 {
-	struct user_namespace *ns = &init_user_ns;
+	struct pid_namespace *pid_ns = varlink_call_pid_ns(call);
+	struct user_namespace *user_ns = varlink_call_user_ns(call);
 	kuid_t uid, euid;
 	kgid_t gid, egid;
 	char comm[TASK_COMM_LEN];
@@ -202,8 +214,9 @@ static void put_process(struct varlink_call *call, struct task_struct *task)
 	BUILD_BUG_ON(ARRAY_SIZE(state_names) != 1 + ilog2(TASK_REPORT_MAX));
 
 	rcu_read_lock();
+	/* 0 for a parent outside @pid_ns, as getppid(2) says */
 	ppid = pid_alive(task) ?
-	       task_tgid_nr_ns(rcu_dereference(task->real_parent), &init_pid_ns) : 0;
+	       task_tgid_nr_ns(rcu_dereference(task->real_parent), pid_ns) : 0;
 	cred = __task_cred(task);
 	uid = cred->uid;
 	euid = cred->euid;
@@ -222,10 +235,10 @@ static void put_process(struct varlink_call *call, struct task_struct *task)
 	varlink_put_s64(call, "ppid", ppid);
 	varlink_put_str(call, "comm", comm);
 	varlink_put_str(call, "state", state_names[state]);
-	varlink_put_s64(call, "uid", from_kuid_munged(ns, uid));
-	varlink_put_s64(call, "euid", from_kuid_munged(ns, euid));
-	varlink_put_s64(call, "gid", from_kgid_munged(ns, gid));
-	varlink_put_s64(call, "egid", from_kgid_munged(ns, egid));
+	varlink_put_s64(call, "uid", from_kuid_munged(user_ns, uid));
+	varlink_put_s64(call, "euid", from_kuid_munged(user_ns, euid));
+	varlink_put_s64(call, "gid", from_kgid_munged(user_ns, gid));
+	varlink_put_s64(call, "egid", from_kgid_munged(user_ns, egid));
 	/* the signal struct lives as long as the task struct */
 	varlink_put_s64(call, "threads", get_nr_threads(task));
 	varlink_put_u64(call, "start_time", task->start_boottime);
@@ -239,7 +252,7 @@ static int get_process(struct varlink_call *call, const void *params)
 
 	if (p->pid <= 0)
 		return varlink_error_invalid_parameter(call, "pid");
-	task = get_process_task(p->pid);
+	task = get_process_task(p->pid, varlink_call_pid_ns(call));
 	if (task && !may_read(call, task)) {
 		put_task_struct(task);
 		task = NULL;
@@ -266,6 +279,7 @@ static const struct varlink_interface process_iface = {
 	.idl = process_idl,
 	.methods = process_methods,
 	.n_methods = ARRAY_SIZE(process_methods),
+	.flags = VARLINK_NETNS,
 };
 module_varlink_interface(process_iface);
 

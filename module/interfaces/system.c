@@ -4,11 +4,17 @@
  * /proc/uptime, /proc/meminfo, /proc/loadavg and /sys/devices/system/cpu
  * say), and setting the host name.
  *
+ * The names are those of the caller's UTS namespace
+ * (varlink_call_uts_ns()), as uname(2) gives them to the caller; the
+ * rest is the whole system's, as /proc and /sys show it in a container.
+ *
  * The module uses exported symbols only, so that it loads on a stock
  * kernel.  Three things the kernel keeps to itself in 6.1:
  *  - uts_sem, which serialises changes of the host name: the name is set
  *    by writing kernel.hostname through the kernel's own sysctl handler,
- *    which takes it (and notifies pollers, as sethostname(2) does);
+ *    which takes it (and notifies pollers, as sethostname(2) does).  The
+ *    handler sets the name of the writer's UTS namespace, the initial
+ *    one, which is why SetHostname serves callers there only;
  *  - si_swapinfo() and total_swap_pages: the swap totals are read from
  *    /proc/meminfo (only with CONFIG_SWAP; without it there is no swap);
  *  - nr_running() and nr_threads: threads are counted by walking the task
@@ -38,8 +44,10 @@
 
 static const char system_idl[] =
 "# The running system: its names, how long it has been up, its memory,\n"
-"# load and CPUs; and setting its host name.  Values are those of the\n"
-"# initial namespaces, read when the call is made.\n"
+"# load and CPUs; and setting its host name.  Values are read when the\n"
+"# call is made.  The host and domain names are those of the caller's UTS\n"
+"# namespace, as uname(2) gives them to it; the other values are the\n"
+"# whole system's, as /proc and /sys show them in a container too.\n"
 "interface org.kernel.system\n"
 "\n"
 "# Describe the system.  Memory sizes are in bytes.\n"
@@ -98,7 +106,9 @@ static const char system_idl[] =
 ")\n"
 "\n"
 "# Set the host name, like sethostname(2).  The caller needs CAP_SYS_ADMIN\n"
-"# in the initial user namespace, else PermissionDenied.\n"
+"# in the initial user namespace, and must be in the initial UTS\n"
+"# namespace: the name of another (a container's) is not set from here,\n"
+"# and the host's never for a caller in another.  Else PermissionDenied.\n"
 "method SetHostname(\n"
 "  # The new name: 1 to 64 ASCII letters, digits, \"-\" and \".\", not\n"
 "  # starting with \"-\" or \".\"; anything else is InvalidParameter.\n"
@@ -318,7 +328,7 @@ static void put_uts(struct varlink_call *call, const char *key,
 
 static int describe(struct varlink_call *call, const void *params)
 {
-	const struct new_utsname *uts = init_utsname();
+	const struct new_utsname *uts = &varlink_call_uts_ns(call)->name;
 	struct timespec64 boot;
 	u64 swap_total, swap_free;
 	int err;
@@ -382,16 +392,22 @@ static bool hostname_valid(const char *s)
 }
 
 /*
- * The caller's CAP_SYS_ADMIN was checked by the core (VARLINK_CAPABLE).
+ * The caller's CAP_SYS_ADMIN in the initial user namespace, the owner of
+ * the initial UTS namespace, was checked by the core (VARLINK_CAPABLE).
  * The write goes through the sysctl handler of kernel.hostname, as the
  * kworker (root, initial UTS namespace): it takes uts_sem and notifies
- * pollers of the file, like sethostname(2).
+ * pollers of the file, like sethostname(2).  It sets the name of the
+ * kworker's UTS namespace: a caller in another one is refused, rather
+ * than renaming the host.  Setting the name of the caller's namespace
+ * would need uts_sem, which 6.1 does not export.
  */
 static int set_hostname(struct varlink_call *call, const void *params)
 {
 	const struct set_hostname_params *p = params;
 	int err;
 
+	if (varlink_call_uts_ns(call) != &init_uts_ns)
+		return -EPERM;
 	if (!hostname_valid(p->hostname))
 		return varlink_error_invalid_parameter(call, "hostname");
 	err = procfs_write("sys/kernel/hostname", p->hostname,
@@ -416,6 +432,7 @@ static const struct varlink_interface system_iface = {
 	.idl = system_idl,
 	.methods = system_methods,
 	.n_methods = ARRAY_SIZE(system_methods),
+	.flags = VARLINK_NETNS,
 };
 
 static int __init system_init(void)
