@@ -328,11 +328,16 @@ static void put_uts(struct varlink_call *call, const char *key,
 
 static int describe(struct varlink_call *call, const void *params)
 {
-	const struct new_utsname *uts = &varlink_call_uts_ns(call)->name;
+	struct uts_namespace *uts_ns = varlink_call_uts_ns(call);
+	const struct new_utsname *uts;
 	struct timespec64 boot;
 	u64 swap_total, swap_free;
 	int err;
 
+	/* the caller had exited before it was accepted: nobody to tell */
+	if (!uts_ns)
+		return -ESRCH;
+	uts = &uts_ns->name;
 	err = swap_info(&swap_total, &swap_free);
 	if (err)
 		return err;
