@@ -20,6 +20,7 @@
 #include <linux/net.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/socket.h>
 #include <linux/uidgid.h>
 #include <net/sock.h>
@@ -51,6 +52,16 @@ int vl_sender_listen(struct socket *listener)
 }
 
 #ifdef SO_PASSRIGHTS
+/*
+ * SCM_CREDENTIALS numbers the writer's uid in the reader's user namespace,
+ * and one that namespace does not map as the overflow uid.  The reader
+ * may be a caller's task (conn.c's fast path), in a user namespace that
+ * maps neither the writer nor, maybe, itself: the tag is read with the
+ * kernel's credentials, in the initial user namespace, where every uid
+ * has its number.  The pid is numbered in the reader's pid namespace: a
+ * writer that the reader does not see there is no sender, who is granted
+ * nothing.
+ */
 static int sender_recv(struct socket *sock, struct kvec *iov,
 		       struct pid **pid, kuid_t *uid)
 {
@@ -62,17 +73,21 @@ static int sender_recv(struct socket *sock, struct kvec *iov,
 		.msg_control = &ctl,
 		.msg_controllen = sizeof(ctl),
 	};
+	const struct cred *old;
 	int n;
 
 	BUILD_BUG_ON(offsetof(typeof(ctl), uc) != CMSG_ALIGN(sizeof(ctl.hdr)));
+	/* init_task's are the kernel's, kernel_cred() of 6.18 */
+	old = override_creds(rcu_dereference_raw(init_task.cred));
 	n = kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
+	revert_creds(old);
 	if (n <= 0 || ctl.hdr.cmsg_level != SOL_SOCKET ||
 	    ctl.hdr.cmsg_type != SCM_CREDENTIALS ||
 	    ctl.hdr.cmsg_len != CMSG_LEN(sizeof(ctl.uc)))
 		return n;
 	/* numbers as this task sees them: back to what they name */
 	*pid = ctl.uc.pid ? find_get_pid(ctl.uc.pid) : NULL;
-	*uid = make_kuid(current_user_ns(), ctl.uc.uid);
+	*uid = make_kuid(&init_user_ns, ctl.uc.uid);
 	return n;
 }
 #else

@@ -118,6 +118,9 @@ static int listener_start(struct vl_server *srv, struct net *net)
 
 	err = listener_bind(sock, server_name);
 	if (err) {
+		/* elsewhere, its processes may hold the name: a warning will do */
+		if (!net_eq(net, &init_net))
+			goto err_sock;
 		if (err == -EADDRINUSE)
 			pr_err("@%s is already bound by another socket; choose another with socket_name=\n",
 			       server_name);
@@ -165,8 +168,9 @@ static int __net_init server_net_init(struct net *net)
 }
 
 /*
- * The namespace is going away.  Every connection of it is gone already:
- * an accepted AF_UNIX socket holds a reference on its namespace.
+ * The namespace is going away, and every connection of it is gone
+ * already (an accepted AF_UNIX socket holds a reference on its
+ * namespace); or the module is, and vl_server_stop() closes them next.
  * Mirrors listener_start(): no callback runs and no work is queued once
  * the callbacks are restored, so the accept work can be cancelled before
  * the socket goes away.

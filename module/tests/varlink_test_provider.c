@@ -8,11 +8,17 @@
  * parameters echoed back, a reply built with every reply function, a
  * stream of replies from the callback (Count), a stream from a periodic
  * work item that only ends when it is cancelled (Monitor), a reply
- * deferred to a work item (Defer), a callback that sleeps (Slow), a
- * capability check (Privileged), errors from an errno and from the IDL,
- * and a method that is declared but not implemented.  Most methods are
- * VARLINK_FAST, and so also run in the caller's task; Count, Slow and Big
- * always run in a kworker.
+ * deferred to a work item (Defer), a callback that sleeps (Slow),
+ * capability checks in the initial user namespace (Privileged) and in
+ * the owner of the caller's network namespace (NetAdmin), errors from an
+ * errno and from the IDL, and a method that is declared but not
+ * implemented.  Most methods are VARLINK_FAST, and so also run in the
+ * caller's task; Count, Slow and Big always run in a kworker.
+ *
+ * It is served in every network namespace (VARLINK_NETNS): who the
+ * caller is, it tells as the caller's own namespaces see it.  Its state
+ * (Counter, Linger, Status) is the module's, one for all namespaces: a
+ * test module's, not a container's to keep to itself.
  *
  * Deferred calls live in test_works, under test_lock.  A cancel callback
  * may run at any time until, and even shortly after, the final reply, and
@@ -31,11 +37,16 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 
 #include "../compat.h"
 #include "../varlink.h"
@@ -184,12 +195,19 @@ static const char test_idl[] =
 "method Big(size: int) -> (data: string)\n"
 "\n"
 "# Requires CAP_SYS_ADMIN.  Returns the caller's effective user id and\n"
-"# process id.\n"
+"# process id, as its own user and pid namespaces number them.\n"
 "method Privileged() -> (uid: int, pid: int)\n"
 "\n"
-"# Returns the caller's effective user id and process id, and whether it\n"
-"# holds CAP_SYS_ADMIN.\n"
+"# Returns the caller's effective user id and process id, as its own user\n"
+"# and pid namespaces number them, and whether it holds CAP_SYS_ADMIN\n"
+"# (in the initial user namespace).\n"
 "method WhoAmI() -> (uid: int, pid: int, sys_admin: bool)\n"
+"\n"
+"# Requires CAP_NET_ADMIN in the user namespace that owns the caller's\n"
+"# network namespace: root of a container has it for the container's.\n"
+"# Returns that network namespace's inode number, as stat(2) of\n"
+"# /proc/self/ns/net shows it to the caller.\n"
+"method NetAdmin() -> (netns: int)\n"
 "\n"
 "# The callback returns -errno (errno 1 to 4095, but not EINPROGRESS);\n"
 "# another errno is an invalid parameter.\n"
@@ -826,11 +844,32 @@ static int test_big(struct varlink_call *call, const void *params)
 	return test_reply(call);
 }
 
+/*
+ * The opener's process id as its own pid namespace numbers it.  The core
+ * tells its number in the initial pid namespace, which names the opener
+ * while it runs; once it has exited, this is 0, or the number of
+ * whichever process took that number since.
+ */
+static pid_t test_caller_pid(struct varlink_call *call)
+{
+	struct pid *pid;
+	pid_t nr = 0;
+
+	rcu_read_lock();
+	pid = find_pid_ns(varlink_call_pid(call), &init_pid_ns);
+	if (pid)
+		nr = pid_nr_ns(pid, varlink_call_pid_ns(call));
+	rcu_read_unlock();
+	return nr;
+}
+
+/* Who called, in the caller's own user and pid namespaces */
 static void test_put_caller(struct varlink_call *call)
 {
 	varlink_put_u64(call, "uid",
-			from_kuid_munged(&init_user_ns, varlink_call_uid(call)));
-	varlink_put_s64(call, "pid", varlink_call_pid(call));
+			from_kuid_munged(varlink_call_user_ns(call),
+					 varlink_call_uid(call)));
+	varlink_put_s64(call, "pid", test_caller_pid(call));
 }
 
 /* Only reached with CAP_SYS_ADMIN: the core checks VARLINK_CAPABLE. */
@@ -845,6 +884,13 @@ static int test_whoami(struct varlink_call *call, const void *params)
 	test_put_caller(call);
 	varlink_put_bool(call, "sys_admin",
 			 varlink_call_capable(call, CAP_SYS_ADMIN));
+	return test_reply(call);
+}
+
+/* Only reached with CAP_NET_ADMIN over the caller's network namespace */
+static int test_net_admin(struct varlink_call *call, const void *params)
+{
+	varlink_put_u64(call, "netns", varlink_call_net(call)->ns.inum);
 	return test_reply(call);
 }
 
@@ -950,6 +996,12 @@ static const struct varlink_method test_methods[] = {
 	},
 	{ .name = "WhoAmI", .call = test_whoami, .flags = VARLINK_FAST },
 	{
+		.name = "NetAdmin",
+		.call = test_net_admin,
+		.flags = VARLINK_CAPABLE | VARLINK_CAPABLE_NET | VARLINK_FAST,
+		.capability = CAP_NET_ADMIN,
+	},
+	{
 		.name = "Fail",
 		.call = test_fail,
 		VARLINK_PARAMS(test_fail_params, struct test_fail),
@@ -971,6 +1023,7 @@ static const struct varlink_interface test_iface = {
 	.idl = test_idl,
 	.methods = test_methods,
 	.n_methods = ARRAY_SIZE(test_methods),
+	.flags = VARLINK_NETNS,
 };
 
 /*
