@@ -199,19 +199,6 @@ static int ns_child(unsigned int uid, int flags, ns_fn fn, void *arg, int sync)
 	return told ? WEXITSTATUS(status) : 108;
 }
 
-/* Map uids and gids 0 to MAP_COUNT - 1 of @pid's user namespace. */
-static int userns_map(pid_t pid)
-{
-	char *map = vt_fmt("0 %d %d\n", MAP_BASE, MAP_COUNT);
-	int err = vt_write_file(vt_fmt("/proc/%d/uid_map", pid), map);
-
-	if (!err)
-		err = vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
-	if (!err)
-		err = vt_write_file(vt_fmt("/proc/%d/gid_map", pid), map);
-	return err;
-}
-
 /*
  * Start a child that runs @fn(@arg, sync) in new namespaces: it becomes
  * @uid (0: it stays root) and unshares @flags (CLONE_NEW*).  Returns 0,
@@ -241,7 +228,7 @@ static int ns_start(struct ns_child *c, unsigned int uid, int flags, ns_fn fn,
 	if (!err && (flags & CLONE_NEWUSER)) {
 		if (!sync_wait(c->sync))
 			return -EPROTO;
-		err = userns_map(c->pid);
+		err = vt_map_ids(c->pid, vt_fmt("0 %d %d\n", MAP_BASE, MAP_COUNT), false);
 		if (!err && !sync_tell(c->sync))
 			err = -EPIPE;
 	}

@@ -226,21 +226,6 @@ TEST_F(json_limits, message)
 
 #define TOO_MANY	"org.kernel.varlink.TooManyConnections"
 
-/* A connection over a limit: TooManyConnections, then the end. */
-static int refused(struct vt_conn *c, int max)
-{
-	const char *msg = "";
-
-	vt_send(c, VT_PING);
-	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_is_error(msg, TOO_MANY) ||
-	    !vt_json_is(msg, "parameters.max", vt_fmt("%d", max)) ||
-	    vt_closed(c, VT_TIMEOUT_MS) != 1) {
-		fprintf(stderr, "# expected TooManyConnections, got '%s'\n", msg);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * max_connections_per_uid connections of one user are served, the next
  * one is refused with TooManyConnections, other users are not affected,
@@ -266,7 +251,7 @@ static int per_uid_child(int limit, int ready_fd, int go_fd)
 	/* one too many: accepted by the socket, told, and closed */
 	if (vt_open(&c[limit]))
 		return 13;
-	if (refused(&c[limit], limit))
+	if (vt_refused(&c[limit], limit))
 		return 14;
 	vt_close(&c[limit]);
 
@@ -381,9 +366,7 @@ TEST_F_TIMEOUT(slow, connections_user_namespace, 120)
 	close(go[0]);
 	close(ready[1]);
 	ASSERT_EQ(1, read(sync[0], &b, 1));
-	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/uid_map", pid), "0 200000 100\n"));
-	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny"));
-	ASSERT_EQ(0, vt_write_file(vt_fmt("/proc/%d/gid_map", pid), "0 200000 100\n"));
+	ASSERT_EQ(0, vt_map_ids(pid, "0 200000 100\n", false));
 	ASSERT_EQ(1, write(sync[0], "", 1));
 
 	for (i = 0; i < 3; i++) {
@@ -472,7 +455,7 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
 	if (!pids[children]) {
 		if (vt_become(7777) || vt_open(&c))
 			_exit(1);
-		_exit(refused(&c, shared) ? 2 : 0);
+		_exit(vt_refused(&c, shared) ? 2 : 0);
 	}
 	ASSERT_EQ(pids[children], waitpid(pids[children], &status, 0));
 	EXPECT_EQ(0, status);
@@ -489,7 +472,7 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
 		ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%d: %s", i, msg);
 	}
 	ASSERT_EQ(0, vt_open(&c));
-	EXPECT_EQ(0, refused(&c, max));
+	EXPECT_EQ(0, vt_refused(&c, max));
 	vt_close(&c);
 	EXPECT_LT(refused_before + 1, vt_stat("refused"));
 	while (i--)

@@ -190,16 +190,6 @@ static int spawn_child(const struct spawn *s, int sync, int (*fn)(void *), void 
 	return fn(arg);
 }
 
-static int write_maps(pid_t pid, const char *map)
-{
-	int err;
-
-	err = vt_write_file(vt_fmt("/proc/%d/uid_map", pid), map);
-	if (!err)
-		err = vt_write_file(vt_fmt("/proc/%d/gid_map", pid), map);
-	return err;
-}
-
 /* Start a child as @s says; returns its pid or -1. */
 static pid_t spawn(const struct spawn *s, int (*fn)(void *), void *arg)
 {
@@ -219,7 +209,7 @@ static pid_t spawn(const struct spawn *s, int (*fn)(void *), void *arg)
 	if (pid > 0 && s->map) {
 		/* a child that failed before it asked is reaped by the caller */
 		if (read(sp[0], &b, 1) == 1)
-			err = write_maps(pid, s->map);
+			err = vt_map_ids(pid, s->map, true);
 		if (err)
 			fprintf(stderr, "# writing the maps: %s\n", strerror(-err));
 		if (err || write(sp[0], &b, 1) != 1)
@@ -286,21 +276,6 @@ static bool listed(char **names, const char *name)
 		if (!strcmp(*names, name))
 			return true;
 	return false;
-}
-
-/* A connection over a limit: TooManyConnections {max}, then the end. */
-static int refused(struct vt_conn *c, int max)
-{
-	const char *msg = "";
-
-	vt_send(c, VT_PING);
-	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_is_error(msg, TOO_MANY) ||
-	    !vt_json_is(msg, "parameters.max", vt_fmt("%d", max)) ||
-	    vt_closed(c, VT_TIMEOUT_MS) != 1) {
-		fprintf(stderr, "# expected TooManyConnections %d, got '%s'\n", max, msg);
-		return -1;
-	}
-	return 0;
 }
 
 /* Open @n connections, each served (a Ping answered), in @c */
@@ -604,20 +579,6 @@ TEST(net_admin)
 static char providers[32][64];
 static int n_providers;
 
-/* Load /modules/@name.ko with @params; 0 or -errno */
-static int load(const char *name, const char *params)
-{
-	int fd, err = 0;
-
-	fd = open(vt_fmt(VT_MODULE_DIR "/%s.ko", name), O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(__NR_finit_module, fd, params, 0))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 static int core_unload(void)
 {
 	int i, err;
@@ -635,9 +596,9 @@ static int core_load(const char *params)
 {
 	int i, err;
 
-	err = load(VT_CORE_MODULE, params);
+	err = vt_insmod_params(VT_CORE_MODULE, params);
 	for (i = 0; !err && i < n_providers; i++)
-		err = load(providers[i], "");
+		err = vt_insmod(providers[i]);
 	return err;
 }
 
@@ -704,7 +665,7 @@ static int hold(void *arg)
 		ret = 1;
 	else if (open_served(c, h->n))
 		ret = 2;
-	else if (h->refused && (vt_open(&c[h->n]) || refused(&c[h->n], h->refused)))
+	else if (h->refused && (vt_open(&c[h->n]) || vt_refused(&c[h->n], h->refused)))
 		ret = 3;
 	if (write(h->ready, &ret, 1) != 1 || read(h->go[0], &ret, 1) != 0)
 		return 4;

@@ -1078,18 +1078,6 @@ static int share_child(uid_t uid, int want, bool userns, int report,
 	return 0;
 }
 
-/* Map uids and gids 0-999 of @pid's namespace to 100000-100999. */
-static int userns_map(pid_t pid)
-{
-	int err = vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
-
-	if (!err)
-		err = vt_write_file(vt_fmt("/proc/%d/uid_map", pid), "0 100000 1000\n");
-	if (!err)
-		err = vt_write_file(vt_fmt("/proc/%d/gid_map", pid), "0 100000 1000\n");
-	return err;
-}
-
 /*
  * A child of user @uid starts up to @want streams, from uids of a user
  * namespace of its own if @userns, and holds them until @go is closed;
@@ -1124,7 +1112,7 @@ static int share_start(struct sharer *u, uid_t uid, int want, bool userns,
 		if (read(report[0], &b, 1) != 1)
 			err = -EPROTO;
 		else if (!b)
-			err = userns_map(u->pid);
+			err = vt_map_ids(u->pid, "0 100000 1000\n", false);
 		if (write(mapped[1], &b, 1) != 1 && !err)
 			err = -EPIPE;
 	}
@@ -1336,20 +1324,6 @@ TEST_F_TIMEOUT(net, monitor_unload, 120)
 	ASSERT_EQ(0, poke());
 }
 
-/* Load varlink_network.ko with @params; returns 0 or -errno. */
-static int insmod_params(const char *params)
-{
-	int fd, err = 0;
-
-	fd = open(VT_MODULE_DIR "/" NET_MODULE ".ko", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(__NR_finit_module, fd, params, 0))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /*
  * The limits are checked at load: a share of 1 to max_monitors, which
  * must then be given with a max_monitors under the default share.
@@ -1375,13 +1349,13 @@ TEST_F_TIMEOUT(net, monitor_params, 120)
 	err = vt_rmmod(NET_MODULE, 60000);
 	ASSERT_EQ(0, err) TH_LOG("rmmod: %s", strerror(-err));
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		err = insmod_params(bad[i]);
+		err = vt_insmod_params(NET_MODULE, bad[i]);
 		EXPECT_EQ(-EINVAL, err) TH_LOG("%s", bad[i]);
 	}
 	ASSERT_FALSE(vt_module_loaded(NET_MODULE));
 
 	/* under 8 streams in all, no reserve: a user may take the last one */
-	ASSERT_EQ(0, insmod_params("max_monitors=2 max_monitors_per_user=1"));
+	ASSERT_EQ(0, vt_insmod_params(NET_MODULE, "max_monitors=2 max_monitors_per_user=1"));
 	ASSERT_EQ(0, module_param_ull("max_monitors_per_user", &v));
 	EXPECT_EQ(1, v);
 	ASSERT_EQ(0, pipe(go));

@@ -685,20 +685,43 @@ static inline int vt_rmmod(const char *name, int timeout_ms)
 	}
 }
 
-/* Load /modules/@name.ko; returns 0 or -errno. */
-static inline int vt_insmod(const char *name)
+/* Load /modules/@name.ko with module parameters @params; 0 or -errno. */
+static inline int vt_insmod_params(const char *name, const char *params)
 {
-	char path[256];
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), VT_MODULE_DIR "/%s.ko", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(vt_fmt(VT_MODULE_DIR "/%s.ko", name), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (syscall(__NR_finit_module, fd, "", 0))
+	if (syscall(__NR_finit_module, fd, params, 0))
 		err = -errno;
 	close(fd);
 	return err;
+}
+
+static inline int vt_insmod(const char *name)
+{
+	return vt_insmod_params(name, "");
+}
+
+/*
+ * A connection over a limit: org.kernel.varlink.TooManyConnections
+ * {"max": @max} is its first message, then the end.  Returns 0 if so,
+ * else -1, with what came instead on stderr.
+ */
+static inline int vt_refused(struct vt_conn *c, int max)
+{
+	const char *msg = "";
+
+	vt_send(c, VT_PING);
+	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 ||
+	    !vt_is_error(msg, "org.kernel.varlink.TooManyConnections") ||
+	    !vt_json_is(msg, "parameters.max", vt_fmt("%d", max)) ||
+	    vt_closed(c, VT_TIMEOUT_MS) != 1) {
+		fprintf(stderr, "# expected TooManyConnections %d, got '%s'\n", max, msg);
+		return -1;
+	}
+	return 0;
 }
 
 static inline bool vt_module_loaded(const char *name)
@@ -765,6 +788,23 @@ static inline int vt_write_file(const char *path, const char *text)
 		n = -errno;
 	close(fd);
 	return n == (ssize_t)strlen(text) ? 0 : n < 0 ? n : -EIO;
+}
+
+/*
+ * Write @map ("inside outside count" lines) as the uid_map and gid_map of
+ * @pid's new user namespace, as root (newuidmap(1) would); setgroups(2)
+ * stays allowed there only if @allow_setgroups.  Returns 0 or -errno.
+ */
+static inline int vt_map_ids(pid_t pid, const char *map, bool allow_setgroups)
+{
+	int err = allow_setgroups ? 0 :
+		  vt_write_file(vt_fmt("/proc/%d/setgroups", pid), "deny");
+
+	if (!err)
+		err = vt_write_file(vt_fmt("/proc/%d/uid_map", pid), map);
+	if (!err)
+		err = vt_write_file(vt_fmt("/proc/%d/gid_map", pid), map);
+	return err;
 }
 
 /* Whether the listening socket is in /proc/net/unix. */
