@@ -868,6 +868,22 @@ static unsigned int count_net(const struct net *net)
 	return n;
 }
 
+/**
+ * vl_conn_count_net() - the connections of a network namespace
+ * @net: the namespace
+ *
+ * Return: how many there are now.
+ */
+unsigned int vl_conn_count_net(const struct net *net)
+{
+	unsigned int n;
+
+	spin_lock(&conns_lock);
+	n = count_net(net);
+	spin_unlock(&conns_lock);
+	return n;
+}
+
 /*
  * Refuse a connection so that its client can tell: the error is its
  * first message, the reply to whatever it sends, then the end.
@@ -883,6 +899,7 @@ static void conn_refuse(struct socket *sock, unsigned int max)
 				max) + 1;
 	kernel_sendmsg(sock, &hdr, &iov, 1, iov.iov_len);
 	vl_stat_inc(refused);
+	vl_server_refused(sock_net(sock->sk));
 }
 
 /*

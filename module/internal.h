@@ -104,6 +104,7 @@ int vl_server_start(const char *name, bool init_net_only);
 void vl_server_stop(void);
 const char *vl_server_name(void);
 bool vl_server_init_net_only(void);
+void vl_server_refused(struct net *net);
 
 /* conn.c: one client connection */
 struct vl_conn;
@@ -126,6 +127,7 @@ struct pid *vl_conn_pid(const struct vl_conn *conn);
 struct net *vl_conn_net(const struct vl_conn *conn);
 struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn);
 struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn);
+unsigned int vl_conn_count_net(const struct net *net);
 
 /* registry.c: the registered interfaces */
 struct vl_iface {

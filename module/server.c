@@ -12,6 +12,8 @@
  * client may come to wake the listener.
  */
 #include <linux/net.h>
+#include <linux/proc_fs.h>
+#include <linux/seq_file.h>
 #include <linux/un.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
@@ -23,11 +25,13 @@
 #include "compat.h"
 #include "internal.h"
 
-/* The listener of one network namespace */
+/* The listener of one network namespace, and its /proc/net/varlink */
 struct vl_server {
 	struct socket *listener;	/* NULL where none could be made */
 	struct delayed_work accept_work;
 	void (*saved_data_ready)(struct sock *sk);
+	atomic_long_t refused;		/* connections refused over a limit */
+	struct proc_dir_entry *proc;	/* or NULL */
 };
 
 static unsigned int server_net_id;
@@ -145,6 +149,33 @@ err_sock:
 	return err;
 }
 
+/**
+ * vl_server_refused() - count a connection refused in a network namespace
+ * @net: the namespace of its listener
+ */
+void vl_server_refused(struct net *net)
+{
+	struct vl_server *srv = net_generic(net, server_net_id);
+
+	atomic_long_inc(&srv->refused);
+}
+
+/*
+ * /proc/net/varlink: what an administrator of a namespace needs to see
+ * of the server there.  The statistics of /sys/module/varlink/ are the
+ * host's, over every namespace.
+ */
+static int server_proc_show(struct seq_file *seq, void *v)
+{
+	struct net *net = seq_file_single_net(seq);
+	struct vl_server *srv = net_generic(net, server_net_id);
+
+	seq_printf(seq, "listening %d\n", !!srv->listener);
+	seq_printf(seq, "connections %u\n", vl_conn_count_net(net));
+	seq_printf(seq, "refused %ld\n", atomic_long_read(&srv->refused));
+	return 0;
+}
+
 /*
  * A new network namespace, or one that was there when the module loaded.
  * Only the initial namespace must have a listener: elsewhere a failure
@@ -154,17 +185,21 @@ err_sock:
 static int __net_init server_net_init(struct net *net)
 {
 	struct vl_server *srv = net_generic(net, server_net_id);
-	int err;
+	int err = 0;
 
 	INIT_DELAYED_WORK(&srv->accept_work, accept_work);
-	if (server_init_net_only && !net_eq(net, &init_net))
-		return 0;
-	err = listener_start(srv, net);
-	if (err && !net_eq(net, &init_net)) {
+	if (!server_init_net_only || net_eq(net, &init_net))
+		err = listener_start(srv, net);
+	if (err && net_eq(net, &init_net))
+		return err;
+	if (err)
 		pr_warn_ratelimited("no listener in a network namespace: %d\n", err);
-		return 0;
-	}
-	return err;
+	/* once @srv->listener is set for good: the file reads it */
+	srv->proc = proc_create_net_single("varlink", 0444, net->proc_net,
+					   server_proc_show, NULL);
+	if (!srv->proc)
+		pr_warn_ratelimited("no /proc/net/varlink in a network namespace\n");
+	return 0;
 }
 
 /*
@@ -179,6 +214,7 @@ static void __net_exit server_net_exit(struct net *net)
 {
 	struct vl_server *srv = net_generic(net, server_net_id);
 
+	proc_remove(srv->proc);
 	if (!srv->listener)
 		return;
 	listener_restore_callbacks(srv);

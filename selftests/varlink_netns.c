@@ -142,6 +142,27 @@ static bool listening(void)
 }
 
 /*
+ * The value of line "@key N" of /proc/@who/net/varlink, what the server
+ * tells an administrator of the network namespace of process @who
+ * ("self" or a pid), or -1.
+ */
+static long proc_net_varlink(const char *who, const char *key)
+{
+	int fd = proc_open(vt_fmt("%s/net/varlink", who));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	char name[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &v) == 2)
+		if (!strcmp(name, key))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/*
  * A new network namespace, made by root and so owned by the initial user
  * namespace, kept alive by the descriptor returned (or -errno); the
  * caller stays where it is.
@@ -327,7 +348,10 @@ static int netns_served(void *arg)
 	int i;
 
 	if (!ok(listening(), "no listener in /proc/net/unix") ||
+	    !ok(proc_net_varlink("self", "listening") == 1, "not listening, says /proc") ||
+	    !ok(proc_net_varlink("self", "connections") == 0, "connections before any") ||
 	    !ok(!vt_open_ready(&c), "no connection") ||
+	    !ok(proc_net_varlink("self", "connections") == 1, "not one connection") ||
 	    !ok(get_info(&c, here) > 0, "no GetInfo") ||
 	    !ok(listed(here, SERVICE), SERVICE " not listed") ||
 	    !ok(listed(here, VT_IFACE), VT_IFACE " not listed") ||
@@ -745,6 +769,12 @@ TEST_F_TIMEOUT(reload, per_netns, 180)
 	p[2] = hold_start(&host, &h[2], go, &r[2]);
 	p[3] = hold_start(&a, &h[3], go, &r[3]);
 	p[4] = hold_start(&container, &h[4], go, &r[4]);
+	/* each namespace's own count, in its /proc/net/varlink */
+	EXPECT_EQ(NETNS_MAX + 1, proc_net_varlink(vt_fmt("%d", p[0]), "connections"));
+	EXPECT_EQ(1, proc_net_varlink(vt_fmt("%d", p[0]), "refused"));
+	EXPECT_EQ(NETNS_MAX, proc_net_varlink(vt_fmt("%d", p[1]), "connections"));
+	EXPECT_EQ(1, proc_net_varlink(vt_fmt("%d", p[1]), "refused"));
+	EXPECT_EQ(0, proc_net_varlink("self", "refused"));
 	close(go[0]);
 	close(go[1]);
 	for (i = 0; i < 5; i++) {
@@ -806,7 +836,8 @@ static int unserved(void *arg)
 	int fd = vt_connect();
 
 	return !ok(fd < 0 && errno == ECONNREFUSED, "connected") ||
-	       !ok(!listening(), "a listener in /proc/net/unix");
+	       !ok(!listening(), "a listener in /proc/net/unix") ||
+	       !ok(proc_net_varlink("self", "listening") == 0, "listening, says /proc");
 }
 
 static int served(void *arg)
