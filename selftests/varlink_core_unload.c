@@ -21,34 +21,7 @@
 #define M(name)		"\"method\":\"" VT_IFACE "." name "\""
 
 /* Every provider module: they use the core, and must go first */
-static char providers[32][64];
-static int n_providers;
-
-static int unload_providers(void)
-{
-	int i, err;
-
-	for (i = 0; i < n_providers; i++) {
-		err = vt_rmmod(providers[i], 60000);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	return 0;
-}
-
-static int load_providers(void)
-{
-	int i, err;
-
-	for (i = 0; i < n_providers; i++) {
-		if (vt_module_loaded(providers[i]))
-			continue;
-		err = vt_insmod(providers[i]);
-		if (err)
-			return err;
-	}
-	return 0;
-}
+static struct vt_providers providers;
 
 FIXTURE(core) {
 	struct vt_conn idle, half, monitor, pipelined;
@@ -59,9 +32,9 @@ FIXTURE_SETUP(core)
 	int i;
 
 	ASSERT_TRUE(vt_module_loaded(VT_CORE_MODULE));
-	n_providers = vt_module_holders(VT_CORE_MODULE, providers, 32);
-	for (i = 0; i < n_providers; i++)
-		TH_LOG("provider: %s", providers[i]);
+	vt_providers_find(&providers);
+	for (i = 0; i < providers.n; i++)
+		TH_LOG("provider: %s", providers.name[i]);
 	ASSERT_TRUE(vt_module_loaded(VT_PROVIDER_MODULE));
 	ASSERT_EQ(0, vt_open_ready(&self->idle));
 	ASSERT_EQ(0, vt_open_ready(&self->half));
@@ -78,7 +51,7 @@ FIXTURE_TEARDOWN(core)
 	/* leave everything loaded, as the guest expects */
 	if (!vt_module_loaded(VT_CORE_MODULE))
 		vt_insmod(VT_CORE_MODULE);
-	load_providers();
+	vt_providers_load(&providers);
 }
 
 TEST_F_TIMEOUT(core, unload_with_clients, 120)
@@ -96,7 +69,7 @@ TEST_F_TIMEOUT(core, unload_with_clients, 120)
 	ASSERT_EQ(0, vt_send(&self->monitor, VT_MORE("Monitor", "{\"interval_ms\":20}")));
 	ASSERT_EQ(1, vt_recv(&self->monitor, VT_TIMEOUT_MS, &msg));
 	ASSERT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
-	ASSERT_EQ(0, unload_providers());
+	ASSERT_EQ(0, vt_providers_unload(&providers));
 
 	/* the stream ended: a final reply, an error, or a closed connection */
 	while ((ret = vt_recv(&self->monitor, VT_TIMEOUT_MS, &msg)) == 1 &&
@@ -134,7 +107,7 @@ TEST_F_TIMEOUT(core, unload_with_clients, 120)
 	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
 	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.InterfaceNotFound"))
 		TH_LOG("%s", msg);
-	ASSERT_EQ(0, load_providers());
+	ASSERT_EQ(0, vt_providers_load(&providers));
 	ASSERT_EQ(1, vt_call(&c, VT_PING, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	vt_close(&c);
@@ -158,7 +131,7 @@ TEST_F_TIMEOUT(core, unload_racing_a_sender, 120)
 	char b;
 
 	vt_close(&self->idle);
-	ASSERT_EQ(0, unload_providers());
+	ASSERT_EQ(0, vt_providers_unload(&providers));
 	ASSERT_EQ(0, vt_write_file(DELAY_PARAM, "1500"));
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, pipe(out));
@@ -199,13 +172,13 @@ TEST_F_TIMEOUT(core, cycles, 120)
 	vt_close(&self->monitor);
 	vt_close(&self->pipelined);
 	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, unload_providers());
+		ASSERT_EQ(0, vt_providers_unload(&providers));
 		ASSERT_EQ(0, vt_open_ready(&c));
 		ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
 		EXPECT_EQ(1, vt_closed(&c, VT_TIMEOUT_MS));
 		vt_close(&c);
 		ASSERT_EQ(0, vt_insmod(VT_CORE_MODULE));
-		ASSERT_EQ(0, load_providers());
+		ASSERT_EQ(0, vt_providers_load(&providers));
 		ASSERT_EQ(0, vt_open_ready(&c));
 		ASSERT_EQ(1, vt_call(&c, "{\"method\":\"org.varlink.service.GetInfo\"}",
 				     &msg));

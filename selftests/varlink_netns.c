@@ -600,30 +600,21 @@ TEST(net_admin)
  * first and comes back after, and the teardown loads it all back with
  * the defaults.
  */
-static char providers[32][64];
-static int n_providers;
+static struct vt_providers providers;
 
 static int core_unload(void)
 {
-	int i, err;
+	int err = vt_providers_unload(&providers);
 
-	for (i = 0; i < n_providers; i++) {
-		err = vt_rmmod(providers[i], 60000);
-		if (err && err != -ENOENT)
-			return err;
-	}
-	err = vt_rmmod(VT_CORE_MODULE, 60000);
+	if (!err)
+		err = vt_rmmod(VT_CORE_MODULE, 60000);
 	return err == -ENOENT ? 0 : err;
 }
 
 static int core_load(const char *params)
 {
-	int i, err;
-
-	err = vt_insmod_params(VT_CORE_MODULE, params);
-	for (i = 0; !err && i < n_providers; i++)
-		err = vt_insmod(providers[i]);
-	return err;
+	return vt_insmod_params(VT_CORE_MODULE, params) ?:
+	       vt_providers_load(&providers);
 }
 
 static int core_reload(const char *params)
@@ -639,7 +630,7 @@ FIXTURE_SETUP(reload)
 {
 	ASSERT_TRUE(vt_module_loaded(VT_CORE_MODULE));
 	ASSERT_TRUE(vt_module_loaded(VT_PROVIDER_MODULE));
-	n_providers = vt_module_holders(VT_CORE_MODULE, providers, 32);
+	vt_providers_find(&providers);
 }
 
 FIXTURE_TEARDOWN(reload)

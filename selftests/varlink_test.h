@@ -763,6 +763,47 @@ static inline int vt_module_holders(const char *name, char (*names)[64], int max
 	return n;
 }
 
+/* The modules that use the core, its providers: they go first, come after */
+struct vt_providers {
+	char name[32][64];
+	int n;
+};
+
+/* Find the providers loaded now, as the core's holders in sysfs. */
+static inline int vt_providers_find(struct vt_providers *p)
+{
+	p->n = vt_module_holders(VT_CORE_MODULE, p->name, 32);
+	return p->n;
+}
+
+/* Unload them; one already gone is fine.  Returns 0 or -errno. */
+static inline int vt_providers_unload(const struct vt_providers *p)
+{
+	int i, err;
+
+	for (i = 0; i < p->n; i++) {
+		err = vt_rmmod(p->name[i], 60000);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	return 0;
+}
+
+/* Load those not loaded.  Returns 0 or -errno. */
+static inline int vt_providers_load(const struct vt_providers *p)
+{
+	int i, err;
+
+	for (i = 0; i < p->n; i++) {
+		if (vt_module_loaded(p->name[i]))
+			continue;
+		err = vt_insmod(p->name[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /*
  * Become @uid, with @uid as its only group: real, effective and saved
  * ids, no supplementary groups.  Returns 0 or -errno.
