@@ -18,7 +18,7 @@
 #include "json.h"
 #include "jsonw.h"
 #include "limits.h"
-#include "varlink.h"
+#include <linux/varlink.h>
 
 /* main.c: the limits in force, from the module parameters */
 struct vl_config {

@@ -19,7 +19,7 @@
 
 #include "json.h"
 #include "json_number.h"
-#include "varlink.h"
+#include <linux/varlink.h>
 
 /* One container open in both values: @a in the received, @b in the other. */
 struct eq_frame {

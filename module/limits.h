@@ -15,7 +15,7 @@
 
 #include <linux/build_bug.h>
 
-#include "../uapi/linux/varlink.h"
+#include <uapi/linux/varlink.h>
 
 enum vl_limits {
 	/* one message, NUL included; module parameter max_message_size */

@@ -57,8 +57,7 @@ MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when
 DEFINE_PER_CPU(struct vl_stats, vl_stats);
 atomic_t vl_connections;
 
-/*
- * /sys/module/varlink/statistics/ is a kobject of its own under the
+/* /sys/module/varlink/statistics/ is a kobject of its own under the
  * module's: its attributes are plain kobj_attributes, whose show() has kept
  * its signature, where module attributes changed theirs (7.x).
  */
@@ -69,8 +68,7 @@ struct vl_stat_attr {
 
 static struct kobject *stats_kobj;
 
-/*
- * The sum of every possible CPU's count (an offline CPU keeps what it
+/* The sum of every possible CPU's count (an offline CPU keeps what it
  * counted), each read once.  Not a snapshot: what is counted meanwhile
  * may be in it or not.  Where a u64 takes two loads (32-bit), a count
  * caught in the middle of a carry is off by 2^32 for that read.
@@ -138,25 +136,42 @@ static const struct attribute_group stats_group = {
 	.attrs = stats_attrs,
 };
 
+/* The statistics live in the module's directory of /sys/module: its own
+ * kobject as a module; built in, the one the kernel makes for the
+ * parameters of built-in code (found by name in module_kset), which
+ * kernels since 6.4 make at late_initcall: built in, stats_init() runs at
+ * late_initcall_sync, after the listener is up.
+ */
 static int stats_init(void)
 {
+	struct kobject *parent;
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
 		stats_attrs[i] = &stat_attrs[i].attr.attr;
-	stats_kobj = kobject_create_and_add("statistics", &THIS_MODULE->mkobj.kobj);
+#if IS_BUILTIN(CONFIG_VARLINK)
+	parent = kset_find_obj(module_kset, KBUILD_MODNAME);
+#else
+	parent = kobject_get(&THIS_MODULE->mkobj.kobj);
+#endif
+	if (!parent)
+		return -ENOENT;
+	stats_kobj = kobject_create_and_add("statistics", parent);
+	kobject_put(parent);
 	if (!stats_kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(stats_kobj, &stats_group);
-	if (err)
+	if (err) {
 		kobject_put(stats_kobj);
+		stats_kobj = NULL;
+	}
 	return err;
 }
 
+/* the directory goes with its files */
 static void stats_exit(void)
 {
-	sysfs_remove_group(stats_kobj, &stats_group);
 	kobject_put(stats_kobj);
 }
 
@@ -189,6 +204,11 @@ static int check_config(void)
 	return 0;
 }
 
+/* Built in, the listener comes up at fs_initcall_sync: after AF_UNIX
+ * (fs_initcall) and before the providers (device_initcall) and PID 1.
+ * The registry needs no initialisation: providers may register before or
+ * after it.
+ */
 static int __init varlink_init(void)
 {
 	int err;
@@ -197,9 +217,11 @@ static int __init varlink_init(void)
 	if (err)
 		return err;
 
-	err = stats_init();
-	if (err)
-		goto err_stats;
+	if (!IS_BUILTIN(CONFIG_VARLINK)) {
+		err = stats_init();
+		if (err)
+			return err;
+	}
 
 	err = vl_conn_init();
 	if (err)
@@ -227,9 +249,13 @@ err_call:
 	vl_conn_exit();
 err_conn:
 	stats_exit();
-err_stats:
 	return err;
 }
+fs_initcall_sync(varlink_init);
+
+#if IS_BUILTIN(CONFIG_VARLINK)
+late_initcall_sync(stats_init);
+#endif
 
 static void __exit varlink_exit(void)
 {
@@ -240,8 +266,6 @@ static void __exit varlink_exit(void)
 	stats_exit();
 	vl_registry_exit();
 }
-
-module_init(varlink_init);
 module_exit(varlink_exit);
 
 MODULE_LICENSE("GPL");

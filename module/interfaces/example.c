@@ -2,7 +2,7 @@
 /* org.kernel.example: the smallest useful provider. */
 #include <linux/module.h>
 #include <linux/utsname.h>
-#include <varlink.h>
+#include <linux/varlink.h>
 
 static const char example_idl[] =
 "# An example interface.\n"

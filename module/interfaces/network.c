@@ -67,7 +67,7 @@
 #include <linux/string.h>
 #include <linux/uidgid.h>
 #include <net/net_namespace.h>
-#include <varlink.h>
+#include <linux/varlink.h>
 
 #define NETWORK_ERR(name)	"org.kernel.network." name
 

@@ -30,7 +30,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/uidgid.h>
-#include <varlink.h>
+#include <linux/varlink.h>
 
 #include "../compat.h"
 

@@ -40,7 +40,7 @@
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
 #include <linux/vmstat.h>
-#include <varlink.h>
+#include <linux/varlink.h>
 
 static const char system_idl[] =
 "# The running system: its names, how long it has been up, its memory,\n"

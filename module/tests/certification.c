@@ -33,7 +33,7 @@
 #include <linux/random.h>
 #include <linux/string.h>
 
-#include "../varlink.h"
+#include <linux/varlink.h>
 #include "certification_idl.h"
 
 #define CERT_IFACE		"org.varlink.certification"

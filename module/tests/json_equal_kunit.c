@@ -12,7 +12,7 @@
 #include <linux/string.h>
 
 #include "../json.h"
-#include "../varlink.h"
+#include <linux/varlink.h>
 
 /**
  * struct json_equal_case - one comparison

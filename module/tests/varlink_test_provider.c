@@ -49,7 +49,7 @@
 #include <net/net_namespace.h>
 
 #include "../compat.h"
-#include "../varlink.h"
+#include <linux/varlink.h>
 
 /* Bounds of the parameters, also stated in the IDL */
 #define TEST_SLEEP_MAX_MS	5000

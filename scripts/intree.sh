@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lay this project into a kernel source tree, from the files the
+# out-of-tree build uses:
+#   module/              -> net/varlink/ (module/Kbuild is its Makefile,
+#                           module/Kconfig its Kconfig)
+#   module/include/linux/varlink.h -> include/linux/varlink.h
+#   uapi/linux/varlink.h -> include/uapi/linux/varlink.h
+#   Documentation/varlink.rst -> Documentation/networking/varlink.rst
+#   selftests/ (what its "intree-files" target names)
+#                        -> tools/testing/selftests/varlink/
+# and hook them into net/Kconfig, net/Makefile, MAINTAINERS,
+# Documentation/networking/index.rst and the kselftest TARGETS.
+#
+# Usage: intree.sh KERNEL-SOURCE-DIR
+#          lay the project into that tree; again after a change, it
+#          rewrites only the files that differ (an incremental build stays
+#          incremental) and removes ours that the project no longer has
+#        intree.sh --patches OUTDIR KERNEL-SOURCE-DIR
+#          leave the tree alone, and write the change as a series of
+#          patches against it into OUTDIR (git format-patch): the core,
+#          the interfaces, the tests, the documentation, the selftests
+set -euo pipefail
+export LC_ALL=C
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "intree.sh: $*" >&2; exit 1; }
+
+patches=
+if [ "${1:-}" = --patches ]; then
+	[ $# -eq 3 ] || die "usage: intree.sh --patches OUTDIR KERNEL-SOURCE-DIR"
+	patches=$2
+	shift 2
+fi
+[ $# -eq 1 ] || die "usage: intree.sh [--patches OUTDIR] KERNEL-SOURCE-DIR"
+ksrc=$(cd "$1" && pwd)
+for f in Makefile net/Kconfig net/Makefile MAINTAINERS \
+	 Documentation/networking/index.rst tools/testing/selftests/Makefile; do
+	[ -f "$ksrc/$f" ] || die "$ksrc is not a kernel source tree: no $f"
+done
+
+# The Kconfig options of each step of the series, cumulative.
+declare -A step_configs=(
+	[core]="VARLINK VARLINK_DEBUG"
+	[interfaces]="VARLINK_SYSTEM VARLINK_PROCESS VARLINK_NETWORK VARLINK_EXAMPLE"
+	[tests]="VARLINK_TEST_PROVIDER VARLINK_KUNIT_TEST"
+)
+steps="${VL_STEPS:-core interfaces tests docs selftests}"
+
+# put SRC DST: copy when the content differs, so that make sees no
+# change where there is none
+put() {
+	mkdir -p "$(dirname "$2")"
+	# a new file, never a write through a hard link to another tree
+	cmp -s "$1" "$2" || { rm -f "$2" && install -m 0644 "$1" "$2"; }
+}
+
+# put_text DST: standard input into DST, the same way
+put_text() {
+	local tmp
+	tmp=$(mktemp)
+	cat >"$tmp"
+	put "$tmp" "$1"
+	rm -f "$tmp"
+}
+
+# Keep the blocks of module/Kbuild (separated by blank lines) whose
+# objects are built by the options in $1, and every block with none.
+filter_kbuild() {
+	awk -v keep=" $1 " '
+		function flush() {
+			if (block != "" && ok)
+				printf "%s%s", (n++ ? "\n" : ""), block
+			block = ""; ok = 1
+		}
+		BEGIN { ok = 1 }
+		/^$/ { flush(); next }
+		{
+			block = block $0 "\n"
+			if (match($0, /obj-\$\(CONFIG_[A-Z0-9_]+\)/)) {
+				c = substr($0, RSTART + 10, RLENGTH - 11)
+				if (index(keep, " " c " ") == 0)
+					ok = 0
+			}
+		}
+		END { flush() }' "$top/module/Kbuild"
+}
+
+# Keep the entries of module/Kconfig of the options in $1, and all that
+# is not an entry.
+filter_kconfig() {
+	awk -v keep=" $1 " '
+		/^config / { on = index(keep, " " $2 " ") != 0 }
+		/^(if|endif|menu|endmenu|source)/ { on = 1 }
+		NR == 1 { on = 1 }
+		on' "$top/module/Kconfig"
+}
+
+# The MAINTAINERS entry, with the files of the steps up to $1.
+maintainers_entry() {
+	local who
+	who="$(git -C "$top" config user.name) <$(git -C "$top" config user.email)>"
+	printf 'VARLINK IPC SERVER\nM:\t%s\nL:\tnetdev@vger.kernel.org\nS:\tMaintained\n' "$who"
+	case " $1 " in *" docs "*|*" selftests "*) echo "F:	Documentation/networking/varlink.rst" ;; esac
+	printf 'F:\tinclude/linux/varlink.h\nF:\tinclude/uapi/linux/varlink.h\nF:\tnet/varlink/\n'
+	case " $1 " in *" selftests "*) echo "F:	tools/testing/selftests/varlink/" ;; esac
+}
+
+# hook FILE AWK-PROGRAM: rewrite a file of the kernel through awk, once
+hook() {
+	local file=$1 prog=$2
+	awk "$prog" "$file" | put_text "$file"
+}
+
+# The MAINTAINERS entry in its alphabetical place, replacing ours.
+hook_maintainers() {
+	local tree=$1 entry
+	entry=$(maintainers_entry "$2")
+	awk -v entry="$entry" '
+		# our entry: from its title to the blank line after it
+		$0 == "VARLINK IPC SERVER" { skip = 1; next }
+		skip && /^$/ { skip = 0; next }
+		skip { next }
+		# a section title: after a blank line, before an "X:" line
+		prev == "" && /^[A-Z0-9]/ && !done && started && $0 > "VARLINK IPC SERVER" {
+			print entry; print ""; done = 1
+		}
+		/^3C59X NETWORK DRIVER$/ { started = 1 }
+		{ print; prev = $0 }' "$tree/MAINTAINERS" | put_text "$tree/MAINTAINERS"
+	grep -qx 'VARLINK IPC SERVER' "$tree/MAINTAINERS" ||
+		die "no place for the MAINTAINERS entry in $tree/MAINTAINERS"
+}
+
+# lay TREE STEPS: the files and hooks of these steps of the series
+lay() {
+	local tree=$1 want=" $2 " configs="" s f dst
+	local -A ours=()
+
+	for s in $steps; do
+		case "$want" in *" $s "*) configs="$configs ${step_configs[$s]:-}" ;; esac
+	done
+
+	# core: the code and its headers, Kconfig and Makefile, the hooks
+	for f in "$top"/module/*.c "$top"/module/*.h; do
+		dst=net/varlink/${f##*/}
+		put "$f" "$tree/$dst"
+		ours[$dst]=1
+	done
+	put "$top/module/include/linux/varlink.h" "$tree/include/linux/varlink.h"
+	put "$top/uapi/linux/varlink.h" "$tree/include/uapi/linux/varlink.h"
+	filter_kbuild "$configs" | put_text "$tree/net/varlink/Makefile"
+	filter_kconfig "$configs" | put_text "$tree/net/varlink/Kconfig"
+	ours[net/varlink/Makefile]=1 ours[net/varlink/Kconfig]=1
+	grep -q '^source "net/varlink/Kconfig"$' "$tree/net/Kconfig" ||
+		hook "$tree/net/Kconfig" '{ print } $0 == "source \"net/unix/Kconfig\"" { print "source \"net/varlink/Kconfig\"" }'
+	grep -q 'CONFIG_VARLINK' "$tree/net/Makefile" ||
+		hook "$tree/net/Makefile" '{ print } /^obj-\$\(CONFIG_UNIX\)/ { print "obj-$(CONFIG_VARLINK)\t\t+= varlink/" }'
+	grep -q '^source "net/varlink/Kconfig"$' "$tree/net/Kconfig" &&
+		grep -q 'CONFIG_VARLINK' "$tree/net/Makefile" ||
+		die "could not hook net/varlink into $tree/net/Kconfig and net/Makefile"
+	hook_maintainers "$tree" "$2"
+
+	case "$want" in *" interfaces "*)
+		for f in "$top"/module/interfaces/*.c; do
+			dst=net/varlink/interfaces/${f##*/}
+			put "$f" "$tree/$dst"
+			ours[$dst]=1
+		done ;;
+	esac
+	case "$want" in *" tests "*)
+		for f in "$top"/module/tests/*.[ch]; do
+			dst=net/varlink/tests/${f##*/}
+			put "$f" "$tree/$dst"
+			ours[$dst]=1
+		done ;;
+	esac
+
+	case "$want" in *" docs "*)
+		put "$top/Documentation/varlink.rst" "$tree/Documentation/networking/varlink.rst"
+		grep -qx '   varlink' "$tree/Documentation/networking/index.rst" ||
+			hook "$tree/Documentation/networking/index.rst" \
+				'$0 == "   vrf" { print "   varlink" } { print }'
+		grep -qx '   varlink' "$tree/Documentation/networking/index.rst" ||
+			die "no place for varlink in Documentation/networking/index.rst"
+		;;
+	esac
+
+	case "$want" in *" selftests "*)
+		for f in $(make -s --no-print-directory -C "$top/selftests" \
+				KSFT_DIR="$ksrc/tools/testing/selftests" intree-files); do
+			dst=tools/testing/selftests/varlink/$f
+			put "$top/selftests/$f" "$tree/$dst"
+			ours[$dst]=1
+		done
+		grep -qx 'TARGETS += varlink' "$tree/tools/testing/selftests/Makefile" ||
+			hook "$tree/tools/testing/selftests/Makefile" \
+				'$0 == "TARGETS += vDSO" { print "TARGETS += varlink" } { print }'
+		grep -qx 'TARGETS += varlink' "$tree/tools/testing/selftests/Makefile" ||
+			die "no place for varlink in the kselftest TARGETS"
+		;;
+	esac
+
+	# what the project no longer has goes (build products stay)
+	for f in $(cd "$tree" && find net/varlink tools/testing/selftests/varlink \
+			-type f \( -name '*.[ch]' -o -name '*.sh' \) 2>/dev/null); do
+		[ -n "${ours[$f]:-}" ] || rm -f "$tree/$f"
+	done
+}
+
+if [ -z "$patches" ]; then
+	lay "$ksrc" "$steps"
+	echo "intree.sh: laid into $ksrc"
+	exit 0
+fi
+
+# The series: a git repository of the files the series touches, as the
+# tree has them, then one commit per step.
+for f in net/Kconfig net/Makefile MAINTAINERS Documentation/networking/index.rst \
+	 tools/testing/selftests/Makefile; do
+	! grep -q 'varlink' "$ksrc/$f" || die "$ksrc/$f has varlink already: a clean tree, please"
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for f in net/Kconfig net/Makefile MAINTAINERS Documentation/networking/index.rst \
+	 tools/testing/selftests/Makefile; do
+	mkdir -p "$work/$(dirname "$f")"
+	cp "$ksrc/$f" "$work/$f"
+done
+git -C "$work" init -q
+git -C "$work" config user.name "$(git -C "$top" config user.name)"
+git -C "$work" config user.email "$(git -C "$top" config user.email)"
+git -C "$work" add -A
+git -C "$work" commit -q -m base
+
+declare -A subject=(
+	[core]="net: varlink: add an in-kernel varlink server"
+	[interfaces]="net: varlink: add the system, process and network interfaces"
+	[tests]="net: varlink: add KUnit suites and the selftests' interfaces"
+	[docs]="Documentation: networking: document the varlink server"
+	[selftests]="selftests: varlink: add the varlink kselftests"
+)
+declare -A body=(
+	[core]="Serve varlink, JSON messages ended by a NUL byte over a stream socket,
+from the kernel on the abstract AF_UNIX socket @org.kernel.varlink of
+every network namespace, from fs_initcall_sync on: the first process
+can query the kernel before anything is mounted.
+
+Kernel code registers an interface as its IDL text and a table of
+method callbacks (include/linux/varlink.h).  Every call is validated
+against the IDL by a bounded JSON tokenizer before its callback runs,
+with the opener's and the sender's credentials at hand.  Connections
+are limited in total, per user and per network namespace, and charged
+to the memory cgroup of their opener.  The core serves
+org.varlink.service and org.kernel.varlink (limits and statistics)."
+	[interfaces]="org.kernel.system (the kernel and the machine), org.kernel.process
+(processes, as /proc shows them to the caller) and org.kernel.network
+(links, addresses and a stream of link events), each seen from the
+caller's namespaces, and org.kernel.example, the documentation's
+example."
+	[tests]="KUnit suites for the JSON tokenizer and writer, the IDL parser, the
+validation, the registry and the server; and the interfaces the
+selftests call, org.kernel.varlink.test and the varlink certification
+service org.varlink.certification."
+	[docs]="The protocol as served, the limits and their parameters, the
+statistics, the security model and the provider API."
+	[selftests]="The selftests connect as clients, root and unprivileged, from other
+namespaces, and check the replies against what /proc, sysfs and
+rtnetlink report."
+)
+done_steps=""
+for s in $steps; do
+	done_steps="$done_steps $s"
+	lay "$work" "$done_steps"
+	git -C "$work" add -A
+	printf '%s\n\n%s\n' "${subject[$s]}" "${body[$s]}" |
+		git -C "$work" commit -q -s -F -
+done
+mkdir -p "$patches"
+rm -f "$patches"/*.patch
+git -C "$work" format-patch -q -o "$patches" HEAD~5
+ls "$patches"/*.patch
