@@ -486,8 +486,7 @@ void varlink_call_set_cancel(struct varlink_call *call,
 }
 EXPORT_SYMBOL_GPL(varlink_call_set_cancel);
 
-/*
- * The writer of the next reply, for the functions a provider writes it
+/* The writer of the next reply, for the functions a provider writes it
  * with.  The writer allocates once the reply outgrows the call's inline
  * buffer: warn of a caller that may not sleep at once, not only then.
  */
@@ -666,8 +665,7 @@ void varlink_close_array(struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_close_array);
 
 #ifdef VARLINK_DEBUG
-/*
- * Debug builds validate every reply against the IDL: the method's output,
+/* Debug builds validate every reply against the IDL: the method's output,
  * or the parameters of an error of the method's own interface.
  */
 static void check_reply(struct varlink_call *call, const char *error,

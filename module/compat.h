@@ -19,8 +19,7 @@
 /* The rest is for the kernel only, not the userspace build of json.c. */
 #ifdef __KERNEL__
 
-/*
- * 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x
+/* 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x
  * wants said (6.12.y has it too, as an enum: included first, so that the
  * define below cannot clash with it).
  */
@@ -34,8 +33,7 @@
 #define sockaddr_unsized sockaddr
 #endif
 
-/*
- * 7.x moved a task's dumpability, and the user namespace that rules
+/* 7.x moved a task's dumpability, and the user namespace that rules
  * it, from its mm to task->exec_state; <linux/sched/coredump.h> lost
  * SUID_DUMP_USER then, which tells the two apart.  Whether @task is
  * dumpable by its owner; *@ns gets the namespace CAP_SYS_PTRACE

@@ -115,8 +115,7 @@ struct vl_conn {
 	struct varlink_call *call;
 };
 
-/*
- * A client's task runs conn_data_ready(), module code, from its own
+/* A client's task runs conn_data_ready(), module code, from its own
  * sendmsg(), for as long as the fast path takes.  Module exit waits for
  * every such task to leave: unload must not free the code they run or
  * the workqueue they queue on.
@@ -124,8 +123,7 @@ struct vl_conn {
 DEFINE_STATIC_SRCU(senders_srcu);
 
 #ifdef VARLINK_TEST_HOOKS
-/*
- * Test builds: a sender lingers so long in conn_data_ready() once served,
+/* Test builds: a sender lingers so long in conn_data_ready() once served,
  * set in /sys/kernel/debug/varlink/test_sender_delay_ms.
  */
 static u32 test_sender_delay_ms;
@@ -190,8 +188,7 @@ struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn)
 	return conn->pid_ns;
 }
 
-/*
- * ... and the UTS namespace of its thread group leader when accepted, or
+/* ... and the UTS namespace of its thread group leader when accepted, or
  * NULL if it had exited by then.
  */
 struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn)
@@ -295,8 +292,7 @@ static void buf_free(void *buf, size_t cap)
 		kvfree(buf);
 }
 
-/*
- * Send what the socket takes of @buf now, without waiting.
+/* Send what the socket takes of @buf now, without waiting.
  * Return: the bytes sent, or a negative errno other than -EAGAIN.
  */
 static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
@@ -511,8 +507,7 @@ static int rx_grow(struct vl_conn *conn)
 	return 0;
 }
 
-/*
- * Find the next complete message, at conn->rx + conn->rx_off, reading
+/* Find the next complete message, at conn->rx + conn->rx_off, reading
  * from the socket as needed.
  * Return: 1 with *@len set to the message's length (without its NUL);
  * 0 if it has not all arrived yet; a negative errno to close.
@@ -656,8 +651,7 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		mutex_unlock(&conn->lock);
 		if (err)
 			break;
-		/*
-		 * The peer closed for good (not just its writing side): a call
+		/* The peer closed for good (not just its writing side): a call
 		 * in flight is cancelled by the teardown.  sk_state_change
 		 * queued us.
 		 */
@@ -688,8 +682,7 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 	return !test_bit(VL_CONN_DEAD, &conn->flags);
 }
 
-/*
- * Serve what has arrived.  @in_caller: in the task that sent it, see the
+/* Serve what has arrived.  @in_caller: in the task that sent it, see the
  * top of this file.
  * Return: true if nothing is left for io_work to do.
  */
@@ -719,8 +712,7 @@ static void io_work(struct work_struct *work)
 	mutex_unlock(&conn->io_lock);
 }
 
-/*
- * The user charged for what @cred's task makes the server hold: its euid
+/* The user charged for what @cred's task makes the server hold: its euid
  * in the initial user namespace; inside a user namespace, the user who
  * created the outermost one below the initial namespace.  The uids that
  * an unprivileged user maps into namespaces of its own are all that
@@ -738,8 +730,7 @@ static kuid_t account_uid(const struct cred *cred)
 	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
 }
 
-/*
- * The memory cgroup of the process that connected, or NULL (the root
+/* The memory cgroup of the process that connected, or NULL (the root
  * cgroup: nothing is charged) if it has exited already or has no memory.
  */
 static struct mem_cgroup *peer_memcg(struct sock *sk)
@@ -762,8 +753,7 @@ static struct mem_cgroup *peer_memcg(struct sock *sk)
 	return memcg;
 }
 
-/*
- * A reference on @task's UTS namespace, or NULL once it has exited.
+/* A reference on @task's UTS namespace, or NULL once it has exited.
  * put_uts_ns() calls free_uts_ns(), which is not exported: the reference
  * is taken and dropped through the namespace's proc_ns_operations, as
  * nsfs does, found in init_uts_ns.  Without CONFIG_UTS_NS (no operations)
@@ -788,8 +778,7 @@ static void uts_ns_put(struct uts_namespace *uts)
 		ops->put(&uts->ns);
 }
 
-/*
- * Who connected, from the peer credentials AF_UNIX took at connect(), and
+/* Who connected, from the peer credentials AF_UNIX took at connect(), and
  * the namespaces of its process.  An opener that has exited by now (its
  * last call may still be in the socket) leaves no UTS namespace.
  */
@@ -884,8 +873,7 @@ unsigned int vl_conn_count_net(const struct net *net)
 	return n;
 }
 
-/*
- * Refuse a connection so that its client can tell: the error is its
+/* Refuse a connection so that its client can tell: the error is its
  * first message, the reply to whatever it sends, then the end.
  */
 static void conn_refuse(struct socket *sock, unsigned int max)
@@ -902,8 +890,7 @@ static void conn_refuse(struct socket *sock, unsigned int max)
 	vl_server_refused(sock_net(sock->sk));
 }
 
-/*
- * Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
+/* Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
  * with CAP_SYS_ADMIN have no per-user or per-namespace limit and the last
  * sixteenth of max_connections to themselves, so that no user and no
  * container locks root out.

@@ -118,8 +118,7 @@ static int decode_param(const struct vl_json *js, char *text, u32 tok,
 	return -EINVAL;
 }
 
-/*
- * Fill the method's parameter struct.  The values were validated against
+/* Fill the method's parameter struct.  The values were validated against
  * the IDL already; what can still fail is a C type narrower than "int".
  * Return: 0, or -EINVAL with *@bad set to the offending parameter.
  */
@@ -203,8 +202,7 @@ static void call_fail(struct varlink_call *call, const char *error,
 	varlink_error(call, error);
 }
 
-/*
- * Find the method a call names.  Return: the method, or NULL once the
+/* Find the method a call names.  Return: the method, or NULL once the
  * call is finished with an error.
  */
 static const struct varlink_method *find_method(struct varlink_call *call,
@@ -250,8 +248,7 @@ static struct user_namespace *capable_ns(const struct varlink_call *call)
 	return &init_user_ns;
 }
 
-/*
- * Whether the method takes the call as it is: implemented, called the
+/* Whether the method takes the call as it is: implemented, called the
  * way it must be, with valid parameters, by whom it allows.  Return:
  * true, or false once the call is finished with an error.
  */
@@ -288,8 +285,7 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 	return true;
 }
 
-/*
- * Decode the parameters into the method's struct, inline in the call if
+/* Decode the parameters into the method's struct, inline in the call if
  * it fits, and run the method.
  */
 static void call_decode_and_run(struct varlink_call *call,
@@ -326,8 +322,7 @@ out:
 	kfree(heap);
 }
 
-/*
- * Route a well-formed call to its method, check it, and run it.
+/* Route a well-formed call to its method, check it, and run it.
  * Return: 0 once the call is finished or handed to the provider;
  * -EAGAIN, only with @in_caller, for a method that must run in a kworker:
  * nothing was sent and the call is still the caller's.
@@ -349,8 +344,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 	return 0;
 }
 
-/*
- * Tokenize a message into @call's own tokens; one that needs more gets an
+/* Tokenize a message into @call's own tokens; one that needs more gets an
  * array as large as its length can need, in *@heap.
  */
 static int parse_message(struct varlink_call *call, struct vl_json *js,

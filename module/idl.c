@@ -409,8 +409,7 @@ static int type_word(struct idl_parser *p, u8 flags, u32 *index)
 	return node_new(p, VL_IDL_NAMED, flags, index);
 }
 
-/*
- * Parse the type of a field, after its ":", into the ->child of @slot.
+/* Parse the type of a field, after its ":", into the ->child of @slot.
  * Return 1 if it ends with an anonymous "(" (pushed, its entries follow),
  * 0 if complete, or a negative error.
  */
@@ -462,8 +461,7 @@ static int parse_type(struct idl_parser *p, u32 slot, unsigned int depth)
 	}
 }
 
-/*
- * Parse one entry of the innermost open "(", starting at the current
+/* Parse one entry of the innermost open "(", starting at the current
  * token (a field name or an enum value).  Return 1 if a nested "(" was
  * pushed, 0 if the entry is complete and the token after it is current.
  */
@@ -515,8 +513,7 @@ static void idl_pop(struct idl_parser *p)
 	n->count = f->count;
 }
 
-/*
- * Parse a parenthesised struct or enum; the current token is its "(".
+/* Parse a parenthesised struct or enum; the current token is its "(".
  * @kind is VL_IDL_STRUCT if it must be a struct, VL_IDL_NONE if an enum
  * is fine too.  Iterative: nested "(" are pushed on p->stack.
  */

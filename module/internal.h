@@ -34,8 +34,7 @@ struct vl_config {
 
 extern struct vl_config vl_config;
 
-/*
- * main.c: counters, shown in /sys/module/varlink/statistics/.  Each CPU
+/* main.c: counters, shown in /sys/module/varlink/statistics/.  Each CPU
  * counts in a copy of its own, so that CPUs serving calls in parallel
  * share no cache line for them; a read sums the copies.  this_cpu_inc()
  * and this_cpu_add() are safe against preemption and interrupts on every
@@ -61,8 +60,7 @@ void vl_stats_put(struct varlink_call *call);
 #define vl_stat_inc(name)	this_cpu_inc(vl_stats.name)
 #define vl_stat_add(name, n)	this_cpu_add(vl_stats.name, (n))
 
-/*
- * The connections open now, shown as statistics/connections: one count
+/* The connections open now, shown as statistics/connections: one count
  * for all CPUs, not a statistic alone, since conn.c admits connections by
  * it and waits at unload for it to reach 0.  It changes once per
  * connection, not per call.

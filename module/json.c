@@ -97,8 +97,7 @@ static int hex4(const u8 *p)
 	return v;
 }
 
-/*
- * Check the escape at @p (a backslash); add to *@shrink the bytes it saves
+/* Check the escape at @p (a backslash); add to *@shrink the bytes it saves
  * once decoded.  Return the byte after it, or NULL.
  */
 static const u8 *scan_escape(struct json_parser *ps, const u8 *p, u32 *shrink,
@@ -330,8 +329,7 @@ static int str_iter_next(struct str_iter *it)
 	return it->buf[0];
 }
 
-/*
- * Order of decoded strings, @a of text @sa and @b of text @sb: by length,
+/* Order of decoded strings, @a of text @sa and @b of text @sb: by length,
  * then by bytes.
  */
 static int str_cmp(const u8 *sa, const struct vl_json_tok *a,
@@ -390,8 +388,7 @@ static u32 key_hash(const u8 *s, const struct vl_json_tok *t)
 	return (t->count * 7 + c) & 63;
 }
 
-/*
- * Small objects: a key whose hash was seen before is compared with every
+/* Small objects: a key whose hash was seen before is compared with every
  * earlier key; distinct keys rarely get that far.
  */
 static int dups_linear(struct json_parser *ps, u32 obj)
@@ -434,8 +431,7 @@ static u32 merge(struct json_parser *ps, u32 a, u32 b)
 	return head;
 }
 
-/*
- * Large objects: a bottom-up merge sort of the keys, linked through their
+/* Large objects: a bottom-up merge sort of the keys, linked through their
  * @next (always key + 1 otherwise, so restored afterwards); equal keys end
  * up adjacent.  bins[i] holds a sorted list of 2^i keys: 32 bins suffice.
  */

@@ -39,8 +39,7 @@ static u32 eq_members(const struct vl_json *js, u32 obj)
 	return n;
 }
 
-/*
- * The next pair of values to compare in the containers of @f: returns 1
+/* The next pair of values to compare in the containers of @f: returns 1
  * with *@i and *@j set, 0 when the containers are done, -ENOENT when a
  * member of the received object is not in the other one.
  */

@@ -50,8 +50,7 @@ enum vl_limits {
 	VL_NAME_MAX			= 255,
 	/* IDL: schema nodes (types, fields, enum values) of one interface */
 	VL_IDL_NODES_MAX		= 32768,
-	/*
-	 * Validation: containers nested in parameters that are checked
+	/* Validation: containers nested in parameters that are checked
 	 * (recursive types allow any depth); deeper values are invalid.
 	 * With the default JSON depth a message never reaches it.
 	 */

@@ -52,8 +52,7 @@ int vl_sender_listen(struct socket *listener)
 }
 
 #ifdef SO_PASSRIGHTS
-/*
- * SCM_CREDENTIALS numbers the writer's uid in the reader's user namespace,
+/* SCM_CREDENTIALS numbers the writer's uid in the reader's user namespace,
  * and one that namespace does not map as the overflow uid.  The reader
  * may be a caller's task (conn.c's fast path), in a user namespace that
  * maps neither the writer nor, maybe, itself: the tag is read with the

@@ -160,8 +160,7 @@ void vl_server_refused(struct net *net)
 	atomic_long_inc(&srv->refused);
 }
 
-/*
- * /proc/net/varlink: what an administrator of a namespace needs to see
+/* /proc/net/varlink: what an administrator of a namespace needs to see
  * of the server there.  The statistics of /sys/module/varlink/ are the
  * host's, over every namespace.
  */
@@ -176,8 +175,7 @@ static int server_proc_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-/*
- * A new network namespace, or one that was there when the module loaded.
+/* A new network namespace, or one that was there when the module loaded.
  * Only the initial namespace must have a listener: elsewhere a failure
  * (no memory, or the name taken before the module loaded) is logged and
  * the namespace is served no varlink, rather than failing to be created.
@@ -202,8 +200,7 @@ static int __net_init server_net_init(struct net *net)
 	return 0;
 }
 
-/*
- * The namespace is going away, and every connection of it is gone
+/* The namespace is going away, and every connection of it is gone
  * already (an accepted AF_UNIX socket holds a reference on its
  * namespace); or the module is, and vl_server_stop() closes them next.
  * Mirrors listener_start(): no callback runs and no work is queued once

@@ -187,8 +187,7 @@ static const char kernel_idl[] =
 "# values are those of Linux (see errno(3)).\n"
 "error SystemError (errno: int)\n";
 
-/*
- * Neither method checks a capability: what they tell is world-readable
+/* Neither method checks a capability: what they tell is world-readable
  * in sysfs already (0444).  Both only read atomics and plain values, so
  * they may run in the caller's task (VARLINK_FAST).
  */
@@ -223,8 +222,7 @@ static const struct varlink_method kernel_methods[] = {
 	{ .name = "GetLimits", .call = get_limits, .flags = VARLINK_FAST },
 };
 
-/*
- * The initial network namespace only: its statistics are the host's
+/* The initial network namespace only: its statistics are the host's
  * (calls and bytes of every namespace), not for containers to watch.
  */
 static const struct varlink_interface kernel_iface = {

@@ -150,8 +150,7 @@ static const char * const type_msg[] = {
 	[VL_IDL_MAP] = "expected an object",
 };
 
-/*
- * Check value @t against type node @type.  Return 0 if it is valid, 1 if
+/* Check value @t against type node @type.  Return 0 if it is valid, 1 if
  * it is a container that was pushed (its content follows), or -EINVAL.
  */
 static int check_value(struct validator *v, u32 type, u32 t)
@@ -193,8 +192,7 @@ static int check_value(struct validator *v, u32 type, u32 t)
 	}
 }
 
-/*
- * key_field() of a key with escapes, decoded into a buffer on this
+/* key_field() of a key with escapes, decoded into a buffer on this
  * function's stack, not on vl_validate()'s.  A key longer than any name
  * names no field.
  */
@@ -240,8 +238,7 @@ static int struct_member(struct validator *v, struct validate_frame *f)
 	return check_value(v, field->child, val);
 }
 
-/*
- * Some required field of struct @s is not in @obj (an object token, or
+/* Some required field of struct @s is not in @obj (an object token, or
  * VL_VALIDATE_ABSENT): report the first one in the order of the IDL.
  */
 static int report_missing(struct validator *v, const struct vl_idl_node *s,

@@ -282,8 +282,7 @@ static const struct varlink_param network_get_params[] = {
 	VARLINK_PARAM("index", VARLINK_JSON, struct network_get_params, index),
 };
 
-/*
- * The index parameter, which the core validated as an IDL int: a JSON
+/* The index parameter, which the core validated as an IDL int: a JSON
  * integer, possibly beyond s64.  Return: the ifindex, or 0 if no link can
  * have it.
  */
@@ -391,8 +390,7 @@ static unsigned int network_user_monitors(kuid_t user)
 	return n;
 }
 
-/*
- * End a stream with its final reply.  @err is why: 0, or the error of the
+/* End a stream with its final reply.  @err is why: 0, or the error of the
  * reply that failed.  -ECANCELED leaves the parameters of that reply
  * written (the core does not discard them), and they are a whole event:
  * they become the final reply, which the IDL allows; any other failure
@@ -481,8 +479,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	network_n_monitors++;
 	mutex_unlock(&network_lock);
 
-	/*
-	 * Not live yet: nothing but the cancel callback and the code below
+	/* Not live yet: nothing but the cancel callback and the code below
 	 * ends the stream, so the call is still ours to set the callback
 	 * on.  It runs right away if the client is gone already.
 	 */
@@ -536,8 +533,7 @@ static int network_event(struct notifier_block *nb, unsigned long event,
 	default:
 		return NOTIFY_DONE;
 	}
-	/*
-	 * The streams of the link's namespace only.  A link moving between
+	/* The streams of the link's namespace only.  A link moving between
 	 * namespaces is unregistered in the old one, then registered in the
 	 * new one: "removed" there, "added" here.
 	 */
@@ -605,8 +601,7 @@ static void __exit network_exit(void)
 {
 	struct network_monitor *m, *tmp;
 
-	/*
-	 * End the live streams here, with MonitorEnded, rather than from the
+	/* End the live streams here, with MonitorEnded, rather than from the
 	 * cancel callback that varlink_unregister_interface() would run: a
 	 * cancel that comes while an event is being written leaves that
 	 * event as the final reply (see network_monitor_end()), and the end

@@ -123,8 +123,7 @@ static const struct varlink_param get_process_params[] = {
 	VARLINK_PARAM("pid", VARLINK_S32, struct get_process_params, pid),
 };
 
-/*
- * The thread group leader whose tgid is @nr in @ns, with a reference, or
+/* The thread group leader whose tgid is @nr in @ns, with a reference, or
  * NULL: none outside @ns has a number there.
  */
 static struct task_struct *get_process_task(pid_t nr, struct pid_namespace *ns)
@@ -139,8 +138,7 @@ static struct task_struct *get_process_task(pid_t nr, struct pid_namespace *ns)
 	return task;
 }
 
-/*
- * Whether @cred may read @task's /proc files: the credential part of
+/* Whether @cred may read @task's /proc files: the credential part of
  * __ptrace_may_access() with PTRACE_MODE_READ_FSCREDS, which modules
  * cannot call.  The caller's fsuid and fsgid must be all of the task's
  * uids and gids, and the task dumpable, unless the caller has
@@ -176,8 +174,7 @@ static bool cred_may_read(const struct cred *cred, struct task_struct *task)
 	return ok;
 }
 
-/*
- * A process may read itself; otherwise both the connection's opener and
+/* A process may read itself; otherwise both the connection's opener and
  * the call's sender must be allowed to read @task.
  */
 static bool may_read(struct varlink_call *call, struct task_struct *task)

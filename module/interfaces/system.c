@@ -181,8 +181,7 @@ static int procfs_write(const char *name, const char *buf, size_t len)
 	return n == len ? 0 : -EIO;
 }
 
-/*
- * Read the start of the procfs file @name into @buf, NUL-terminated;
+/* Read the start of the procfs file @name into @buf, NUL-terminated;
  * what does not fit in @size - 1 bytes is left out.
  */
 static int procfs_read(const char *name, char *buf, size_t size)
@@ -291,8 +290,7 @@ static void put_load(struct varlink_call *call, const char *key,
 	varlink_put_fixed(call, key, LOAD_INT(a) * 100 + LOAD_FRAC(a), 2);
 }
 
-/*
- * Count the threads, and those running or runnable.  nr_running() and
+/* Count the threads, and those running or runnable.  nr_running() and
  * nr_threads are not exported; the task list is, through init_task, and
  * holds the same threads nr_threads counts (not the idle tasks).  A
  * thread's state is a snapshot: the count is close to nr_running(),
@@ -314,8 +312,7 @@ static void put_tasks(struct varlink_call *call)
 	varlink_put_u64(call, "tasks_total", total);
 }
 
-/*
- * One field of utsname.  uts_sem is not exported: a concurrent change of
+/* One field of utsname.  uts_sem is not exported: a concurrent change of
  * the host name could show here half written, but never unterminated (a
  * name is at most __NEW_UTS_LEN bytes and the last byte stays NUL), as
  * for the kernel's other readers that do without the lock.
@@ -396,8 +393,7 @@ static bool hostname_valid(const char *s)
 	return true;
 }
 
-/*
- * The caller's CAP_SYS_ADMIN in the initial user namespace, the owner of
+/* The caller's CAP_SYS_ADMIN in the initial user namespace, the owner of
  * the initial UTS namespace, was checked by the core (VARLINK_CAPABLE).
  * The write goes through the sysctl handler of kernel.hostname, as the
  * kworker (root, initial UTS namespace): it takes uts_sem and notifies

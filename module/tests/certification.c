@@ -303,8 +303,7 @@ static void cert_put_reply_string(struct varlink_call *call, const char *key,
 	varlink_put_str(call, key, s);
 }
 
-/*
- * The parameters of the reply to @step, but client_id: what the method
+/* The parameters of the reply to @step, but client_id: what the method
  * after it expects, but Test11 and End.
  */
 static void cert_put_result(struct varlink_call *call, enum cert_step step)
@@ -373,8 +372,7 @@ static int cert_json_ok(const struct varlink_json *v, const char *json)
 	return varlink_json_equal(v, json);
 }
 
-/*
- * Whether the parameters but client_id are those @step expects: 1 if so,
+/* Whether the parameters but client_id are those @step expects: 1 if so,
  * 0 if not, or -errno if they could not be compared.
  */
 static int cert_values_ok(enum cert_step step, const struct cert_params *p)

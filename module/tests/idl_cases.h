@@ -479,8 +479,7 @@ static inline void vl_gen_list(struct vl_idl_gen_buf *b, const char *prefix,
 	}
 }
 
-/*
- * Write the text of @c into @buf of @size (VL_IDL_GEN_SIZE) bytes.
+/* Write the text of @c into @buf of @size (VL_IDL_GEN_SIZE) bytes.
  * Return its length; larger than @size if it did not fit.
  */
 static inline size_t vl_idl_gen(const struct vl_idl_gen_case *c, char *buf,
@@ -541,8 +540,7 @@ static inline size_t vl_idl_gen(const struct vl_idl_gen_case *c, char *buf,
 	return b.len;
 }
 
-/*
- * The shape of parsed members, rendered back to canonical text by
+/* The shape of parsed members, rendered back to canonical text by
  * vl_idl_render(): "kind Name(...)"; with a NULL @member the interface
  * name and its methods in text order.
  */
@@ -609,8 +607,7 @@ static inline void vl_render_name(struct vl_idl_gen_buf *b, const char *name,
 	vl_gen_put(b, name, len);
 }
 
-/*
- * Render the type @index.  Recursive, test code only: the depth is at most
+/* Render the type @index.  Recursive, test code only: the depth is at most
  * VL_IDL_DEPTH_MAX, named types are rendered by name.
  */
 static void vl_render_type(struct vl_idl_gen_buf *b, const struct vl_idl *idl,
@@ -659,8 +656,7 @@ static void vl_render_type(struct vl_idl_gen_buf *b, const struct vl_idl *idl,
 	}
 }
 
-/*
- * Render @member of @idl (or its methods if NULL) into @buf, NUL-terminated.
+/* Render @member of @idl (or its methods if NULL) into @buf, NUL-terminated.
  * Return false if there is no such member.
  */
 static inline bool vl_idl_render(const struct vl_idl *idl, const char *member,

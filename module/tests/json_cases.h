@@ -765,8 +765,7 @@ static const struct json_str_case json_str_cases[] __maybe_unused = {
 	   "abcdefghijklmnop\"qrstuvwxyz"),
 };
 
-/*
- * Accessors on one document.  GET_* as above plus the kinds below; a row
+/* Accessors on one document.  GET_* as above plus the kinds below; a row
  * names a member of the top-level object.
  */
 enum { GET_FIND = 16, GET_BOOL, GET_STR };
@@ -980,8 +979,7 @@ static const struct jsonw_case jsonw_cases[] __maybe_unused = {
 					  WO(W_OBJ_CLOSE)), -EINVAL },
 };
 
-/*
- * Run the ops of a writer script on @w; W_TOK parses its text into @toks
+/* Run the ops of a writer script on @w; W_TOK parses its text into @toks
  * (@cap entries) with the default limits and copies token 0.
  */
 static inline void jsonw_case_run(struct vl_jsonw *w,
@@ -1127,8 +1125,7 @@ static inline const char *json_echo(char *out, size_t size, const char *in,
 	return out;
 }
 
-/*
- * Reference UTF-8 check, written independently of vl_utf8_seq(): a prefix
+/* Reference UTF-8 check, written independently of vl_utf8_seq(): a prefix
  * is viable when the code points it can still become meet the range of its
  * length (U+0080.., U+0800.., U+10000..U+10FFFF, surrogates excluded).
  * Return the length of the valid sequence at @s, or minus the length of
@@ -1162,8 +1159,7 @@ static inline int json_ref_utf8(const u8 *s, size_t n)
 	}
 }
 
-/*
- * Reference: whether @s is a valid JSON string body, for bodies without
+/* Reference: whether @s is a valid JSON string body, for bodies without
  * "\\u" escapes (a "\\u" counts as invalid).
  */
 static inline bool json_ref_string_ok(const u8 *s, size_t n)
@@ -1198,8 +1194,7 @@ static const u8 json_edge_bytes[] __maybe_unused = {
 	0xf5, 0xff,
 };
 
-/*
- * Reference writer output for a string, quotes excluded: bytes that need
+/* Reference writer output for a string, quotes excluded: bytes that need
  * it escaped, valid UTF-8 kept, maximal invalid subparts as U+FFFD.
  * @out needs 6 * @n bytes.  Return the output length.
  */
@@ -1245,8 +1240,7 @@ static inline size_t json_ref_escape(const u8 *s, size_t n, char *out)
 	return o;
 }
 
-/*
- * Check the structure of a parsed document: every subtree ends where its
+/* Check the structure of a parsed document: every subtree ends where its
  * @next says, containers have @count children, keys alternate with values.
  * Return NULL, or what is wrong.
  */

@@ -136,8 +136,7 @@ static void json_equal_desc(const struct json_equal_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(json_equal, json_equal_cases, json_equal_desc);
 
-/*
- * Compare @value (NULL: absent) with @expected; the value is copied into a
+/* Compare @value (NULL: absent) with @expected; the value is copied into a
  * buffer of exactly its length, without a NUL, as a parameter would be.
  */
 static int json_equal_run(struct kunit *test, const char *value,

@@ -395,8 +395,7 @@ static void json_test_big_object(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, js.epos, (u32)len - 18);
 }
 
-/*
- * Strings of every byte sequence of @n bytes, the first byte from all 256
+/* Strings of every byte sequence of @n bytes, the first byte from all 256
  * values if @all_lead, the others if @all_rest, else from json_edge_bytes,
  * and the first at least @min_lead: accepted exactly when the reference
  * says so.
@@ -450,8 +449,7 @@ static void json_test_edge_3_byte_strings(struct kunit *test)
 	json_test_sequences(test, 3, true, false, 0xe0);
 }
 
-/*
- * Three- and four-byte leads only: the sweep runs under KASAN in an
+/* Three- and four-byte leads only: the sweep runs under KASAN in an
  * emulated VM; the host runner does every lead.
  */
 static void json_test_edge_4_byte_strings(struct kunit *test)

@@ -129,8 +129,7 @@ void vl_jsonw_tok(struct vl_jsonw *w, const struct vl_json *js, u32 i)
 	src = js->buf + js->toks[i].start;
 	n = js->toks[i].len;
 	len = compact(NULL, src, n);
-	/*
-	 * vl_jsonw_raw() puts @len bytes where a value is due (checking the
+	/* vl_jsonw_raw() puts @len bytes where a value is due (checking the
 	 * place, adding the comma, growing the buffer); the value without
 	 * its whitespace then takes their place.
 	 */

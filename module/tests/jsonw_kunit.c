@@ -64,8 +64,7 @@ static void jsonw_test_script(struct kunit *test)
 	vl_jsonw_release(&w);
 }
 
-/*
- * Write @in as a string and compare with @want (quotes excluded); parse
+/* Write @in as a string and compare with @want (quotes excluded); parse
  * the output back, and if @in is valid UTF-8 check that it decodes to @in.
  * Return false after reporting a failure.
  */
@@ -117,8 +116,7 @@ static void jsonw_test_string(struct kunit *test)
 	jsonw_check_string(test, c->in, c->len, c->want, c->want_len);
 }
 
-/*
- * Every sequence of @n bytes, the first from all 256 values if @all_lead,
+/* Every sequence of @n bytes, the first from all 256 values if @all_lead,
  * the others if @all_rest, else from json_edge_bytes, and the first at
  * least @min_lead: the writer's output is the reference escape
  * (json_ref_escape()) and parses back.
@@ -163,8 +161,7 @@ static void jsonw_test_edge_triples(struct kunit *test)
 	jsonw_test_sequences(test, 3, true, false, 0xe0);
 }
 
-/*
- * Three- and four-byte leads only: the sweep runs under KASAN in an
+/* Three- and four-byte leads only: the sweep runs under KASAN in an
  * emulated VM; the host runner does every lead.
  */
 static void jsonw_test_edge_quads(struct kunit *test)

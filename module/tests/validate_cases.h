@@ -371,8 +371,7 @@ static inline size_t vl_validate_nest(char *buf, size_t size, int nest)
 	return b.len;
 }
 
-/*
- * Run row @c with a text buffer of VL_VALIDATE_TEXT_MAX bytes and a token
+/* Run row @c with a text buffer of VL_VALIDATE_TEXT_MAX bytes and a token
  * array of @cap entries; fill @out.
  */
 static inline void vl_validate_run(const struct vl_validate_case *c,

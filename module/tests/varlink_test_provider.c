@@ -279,8 +279,7 @@ static void test_work_add(struct test_work *tw)
 	spin_unlock_irqrestore(&test_lock, flags);
 }
 
-/*
- * Take @tw off test_works, after which no cancel callback finds it, and
+/* Take @tw off test_works, after which no cancel callback finds it, and
  * cancel a run of its work that one queued before.  Called from that work
  * itself, which then may free @tw.
  */
@@ -305,8 +304,7 @@ static bool test_work_cancelled(struct test_work *tw)
 	return cancelled;
 }
 
-/*
- * Mark the item of @id cancelled and run its work now.  Returns false if
+/* Mark the item of @id cancelled and run its work now.  Returns false if
  * it has already left test_works (its final reply is sent or being sent).
  */
 static bool test_work_cancel_id(unsigned long id)
@@ -333,8 +331,7 @@ static void test_work_cancel(struct varlink_call *call, void *data)
 	test_work_cancel_id((unsigned long)data);
 }
 
-/*
- * The final reply.  Whether it reached the client or not, the call is
+/* The final reply.  Whether it reached the client or not, the call is
  * finished: the callback returns 0.
  */
 static int test_reply(struct varlink_call *call)
@@ -343,8 +340,7 @@ static int test_reply(struct varlink_call *call)
 	return 0;
 }
 
-/*
- * Linger and Finish: the release contract of varlink_call_set_cancel().
+/* Linger and Finish: the release contract of varlink_call_set_cancel().
  * The data of a Linger call is a struct test_linger that only its
  * release callback frees, so its cancel callback may find it whenever it
  * runs, even after the final reply.  @done, under test_lock, says whether
@@ -358,8 +354,7 @@ struct test_linger {
 static struct test_linger *test_lingering;	/* under test_lock */
 static atomic_t test_late_cancels = ATOMIC_INIT(0);
 
-/*
- * Under test_lock: claim the final reply of @tl; true if it is the
+/* Under test_lock: claim the final reply of @tl; true if it is the
  * caller's to send.  Until it is sent, @tl cannot be released.
  */
 static bool test_linger_claim(struct test_linger *tl)
@@ -646,8 +641,7 @@ static const struct varlink_param test_count_params[] = {
 	VARLINK_PARAM("n", VARLINK_S64, struct test_count, n),
 };
 
-/*
- * Count(n: int) -> (index: int): a stream sent from the callback.  It
+/* Count(n: int) -> (index: int): a stream sent from the callback.  It
  * stops early when a reply fails: the client is gone, or did not read and
  * its connection was closed.  The final reply is still due.
  */
@@ -685,8 +679,7 @@ static const struct varlink_param test_monitor_params[] = {
 	VARLINK_PARAM("count", VARLINK_S64, struct test_monitor_params, count),
 };
 
-/*
- * One run of a Monitor call: the next reply, then the next run.  A
+/* One run of a Monitor call: the next reply, then the next run.  A
  * cancelled call, one whose client is gone, and the count-th reply end
  * the call.
  */
@@ -709,8 +702,7 @@ static void test_monitor_work(struct work_struct *work)
 		queue_delayed_work(test_wq, &tw->work, tw->interval);
 		return;
 	}
-	/*
-	 * Nobody reads any more: the final reply is dropped.  A cancelled
+	/* Nobody reads any more: the final reply is dropped.  A cancelled
 	 * call kept the parameters written, a failed send did not.
 	 */
 	if (err != -ECANCELED)
@@ -844,8 +836,7 @@ static int test_big(struct varlink_call *call, const void *params)
 	return test_reply(call);
 }
 
-/*
- * The opener's process id as its own pid namespace numbers it.  The core
+/* The opener's process id as its own pid namespace numbers it.  The core
  * tells its number in the initial pid namespace, which names the opener
  * while it runs; once it has exited, this is 0, or the number of
  * whichever process took that number since.
@@ -1026,8 +1017,7 @@ static const struct varlink_interface test_iface = {
 	.flags = VARLINK_NETNS,
 };
 
-/*
- * Finish every deferred call at once: the core cancels and waits for
+/* Finish every deferred call at once: the core cancels and waits for
  * them when the interface is unregistered, so normally there are none
  * left; this is for a core that would not.
  */
