@@ -6,14 +6,16 @@
 # lint, DKMS builds, the host build of the protocol core, a short fuzz
 # run, then the VM runs: the selftests on the stock kernel (6.1), on 6.12
 # and on 7.3, KUnit and the selftests on the debug kernel (KASAN), the
-# concurrent selftests on the kcsan kernel (KCSAN), each followed by
+# concurrent selftests on the kcsan kernel (KCSAN), the kselftest target
+# with run_kselftest.sh on the built-in kernel (CONFIG_VARLINK=y) after
+# its PID 1 called it before mounting anything, each followed by
 # unload, kmemleak, lockdep and taint checks in the guest and a scan of
 # the console log for kernel splats.  --long (make check-long) adds the
 # fault run: selftests while failslab fails allocations of our modules,
 # on the debug kernel, with the table of the call sites hit.
 # Prints TAP for every test and ends with "N passed, N failed".
 #
-# Environment: KERNELS="stock 6.12 7.3 debug kcsan fault" picks the VM
+# Environment: KERNELS="stock 6.12 7.3 debug kcsan builtin fault" picks the VM
 # runs (fault is the fault run), FUZZ_SECONDS the time per fuzz target (0
 # skips fuzzing), KVARLINK_OUT the output dir.
 set -uo pipefail
@@ -21,7 +23,7 @@ set -uo pipefail
 
 long=
 [ "${1:-}" = --long ] && long=" fault"
-KERNELS=${KERNELS:-stock 6.12 7.3 debug kcsan$long}
+KERNELS=${KERNELS:-stock 6.12 7.3 debug kcsan builtin$long}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 passed=0 failed=0 n=0
 
@@ -182,6 +184,19 @@ for kernel in $KERNELS; do
 		tally_tap "$kernel: $t" "$f"
 		grep -qx '# exit=0' "$f"
 		tally $? "$kernel: $t exits 0"
+	done
+
+	# The built-in kernel's run_kselftest.sh: a line "ok N selftests:
+	# varlink: PROGRAM" for each program, and its cases one level in,
+	# behind "# ".
+	for f in "$dir"/sections/kselftest-*; do
+		[ -e "$f" ] || continue
+		grep -v '^\(# \)\{0,1\}ok ' "$f" | grep -v '^# #  *\(RUN\|OK\)' | sed 's/^/# /'
+		sed -n 's/^# \(\(not \)\{0,1\}ok \)/\1/p' "$f" >"$f.cases"
+		tally_tap "$kernel: kselftest" "$f.cases"
+		tally_tap "$kernel: run_kselftest.sh" "$f"
+		grep -q '^ok .* selftests: varlink: ' "$f"
+		tally $? "$kernel: run_kselftest.sh ran the varlink target"
 	done
 
 	# The fault run: varlink_fault must pass; the other selftests are

@@ -3,6 +3,9 @@
 # Make the test VM's initramfs: static busybox, our init, the modules and
 # the static test programs.
 # Usage: [EXTRA_MODULES="a.ko b.ko"] initramfs.sh MODULE_DIR TESTS_DIR OUTPUT.cpio
+# The built-in kernel's: FIRST_CALL=PROGRAM is PID 1, which runs
+# guest-init.sh as /guest-init.sh, and KSELFTEST=DIR (an installed
+# kselftest target, run_kselftest.sh and all) goes to /kselftest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +15,13 @@ trap 'rm -rf "$root"' EXIT
 
 mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,modules,tests,root}
 cp /bin/busybox "$root/bin/busybox"
-cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/init"
+if [ -n "${FIRST_CALL:-}" ]; then
+	cp "$FIRST_CALL" "$root/init"
+	cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/guest-init.sh"
+else
+	cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/init"
+fi
+[ -z "${KSELFTEST:-}" ] || cp -r "$KSELFTEST" "$root/kselftest"
 cp "$mods"/*.ko "$root/modules/"
 # the kernel's own modules the tests need, where they are not built in
 mkdir -p "$root/modules/extra"

@@ -106,6 +106,36 @@ maintainers_entry() {
 	case " $1 " in *" selftests "*) echo "F:	tools/testing/selftests/varlink/" ;; esac
 }
 
+# compat.h as the tree needs it: each "#if KERNEL_VERSION(a, b, c) OP
+# LINUX_VERSION_CODE" decided for the tree's version, keeping the branch
+# taken; other conditionals stay.
+resolve_compat() {
+	local v p s
+	v=$(sed -n 's/^VERSION = //p' "$ksrc/Makefile")
+	p=$(sed -n 's/^PATCHLEVEL = //p' "$ksrc/Makefile")
+	s=$(sed -n 's/^SUBLEVEL = //p' "$ksrc/Makefile")
+	awk -v code=$((v * 65536 + p * 256 + (s > 255 ? 255 : s))) '
+		function kv(str,   a) {
+			match(str, /KERNEL_VERSION\([0-9]+, *[0-9]+, *[0-9]+\)/)
+			split(substr(str, RSTART + 15, RLENGTH - 16), a, /, */)
+			return a[1] * 65536 + a[2] * 256 + a[3]
+		}
+		function out() { for (i = 1; i <= depth; i++) if (!keep[i]) return 0; return 1 }
+		/^#include <linux\/version.h>$/ { getline; if ($0 == "") next }
+		/^#if KERNEL_VERSION\(.*LINUX_VERSION_CODE$/ {
+			k = kv($0)
+			if ($0 ~ /<= LINUX_VERSION_CODE$/) t = k <= code
+			else if ($0 ~ /> LINUX_VERSION_CODE$/) t = k > code
+			else { print "intree.sh: cannot read " $0 > "/dev/stderr"; exit 1 }
+			depth++; ver[depth] = 1; keep[depth] = t; next
+		}
+		/^#if/ { depth++; ver[depth] = 0; keep[depth] = 1 }
+		/^#else/ && ver[depth] { keep[depth] = !keep[depth]; next }
+		/^#endif/ && ver[depth] { depth--; next }
+		/^#endif/ { if (out()) print; depth--; next }
+		out()' "$top/module/compat.h"
+}
+
 # hook FILE AWK-PROGRAM: rewrite a file of the kernel through awk, once
 hook() {
 	local file=$1 prog=$2
@@ -143,9 +173,10 @@ lay() {
 	# core: the code and its headers, Kconfig and Makefile, the hooks
 	for f in "$top"/module/*.c "$top"/module/*.h; do
 		dst=net/varlink/${f##*/}
-		put "$f" "$tree/$dst"
+		[ "$dst" = net/varlink/compat.h ] || put "$f" "$tree/$dst"
 		ours[$dst]=1
 	done
+	resolve_compat | put_text "$tree/net/varlink/compat.h"
 	put "$top/module/include/linux/varlink.h" "$tree/include/linux/varlink.h"
 	put "$top/uapi/linux/varlink.h" "$tree/include/uapi/linux/varlink.h"
 	filter_kbuild "$configs" | put_text "$tree/net/varlink/Makefile"
@@ -231,6 +262,7 @@ git -C "$work" config user.name "$(git -C "$top" config user.name)"
 git -C "$work" config user.email "$(git -C "$top" config user.email)"
 git -C "$work" add -A
 git -C "$work" commit -q -m base
+git -C "$work" tag base
 
 declare -A subject=(
 	[core]="net: varlink: add an in-kernel varlink server"
@@ -277,5 +309,5 @@ for s in $steps; do
 done
 mkdir -p "$patches"
 rm -f "$patches"/*.patch
-git -C "$work" format-patch -q -o "$patches" HEAD~5
+git -C "$work" format-patch -q -o "$patches" base
 ls "$patches"/*.patch

@@ -107,6 +107,11 @@ vm_kernel() {
 		image=$kdir/arch/x86/boot/bzImage
 		extra_modules=
 		;;
+	builtin)
+		kdir=$("$KVARLINK_TOP/scripts/builtin-kernel.sh") || exit 1
+		image=$kdir/arch/x86/boot/bzImage
+		extra_modules=
+		;;
 	*) die "unknown kernel '$1'" ;;
 	esac
 }

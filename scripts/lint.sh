@@ -40,4 +40,51 @@ for kernel in stock 6.12 7.3; do
 	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "$what ($rel)"
 done
 
+# The in-tree form (intree.sh): its patches pass checkpatch --strict
+# (under net/, with the networking comment style), and every file they
+# add is one the MAINTAINERS entry names; kernel-doc finds nothing to
+# say about what Documentation/ pulls in; the documentation is valid
+# reStructuredText.
+patches=$KVARLINK_OUT/patches
+if "$KVARLINK_TOP/scripts/intree.sh" --patches "$patches" "$src" >/dev/null; then
+	tap_result 0 "intree.sh writes the patch series"
+else
+	tap_result 1 "intree.sh writes the patch series"
+fi
+# A patch that adds files under a directory the first one gave to
+# MAINTAINERS is told "does MAINTAINERS need updating?": answered below.
+for p in "$patches"/*.patch; do
+	report=$("$src/scripts/checkpatch.pl" --strict --quiet --show-types \
+		--ignore FILE_PATH_CHANGES "$p" 2>&1)
+	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
+	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch ${p##*/}"
+done
+files=$(cat "$patches"/*.patch | sed -n 's|^+++ b/||p' | sort -u)
+pats=$(cat "$patches"/*.patch | sed -n 's/^+F:\t//p')
+orphans=
+for f in $files; do
+	case "$f" in MAINTAINERS|net/Kconfig|net/Makefile|*/index.rst|tools/testing/selftests/Makefile) continue ;; esac
+	covered=
+	for p in $pats; do
+		case "$f" in "$p"|"$p"*/*|"${p%/}"/*) covered=1 ;; esac
+	done
+	[ -n "$covered" ] || orphans="$orphans $f"
+done
+[ -z "$orphans" ] || echo "# not in the MAINTAINERS entry:$orphans"
+tap_result "$([ -z "$orphans" ] && [ -n "$files" ] && echo 0 || echo 1)" \
+	"every file the series adds is in its MAINTAINERS entry"
+report=$(cd "$KVARLINK_TOP" && { "$src/scripts/kernel-doc" -none \
+		module/include/linux/varlink.h uapi/linux/varlink.h
+	"$src/scripts/kernel-doc" -none -export module/registry.c module/call.c \
+		module/json_equal.c; } 2>&1 | grep -v 'Sphinx')
+[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
+tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "kernel-doc -none"
+# Plain docutils does not know the kernel-doc directive: its lines go.
+report=$(sed '/^\.\. kernel-doc::/,/^$/d' "$KVARLINK_TOP/Documentation/varlink.rst" |
+	python3 -c 'import sys, docutils.core
+docutils.core.publish_string(sys.stdin.read(), writer_name="null",
+	settings_overrides={"report_level": 2, "halt_level": 5})' 2>&1)
+[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
+tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "Documentation/varlink.rst is valid reStructuredText"
+
 tap_summary lint

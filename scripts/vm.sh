@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot a test kernel under qemu (TCG) with the modules and tests.
-# Usage: vm.sh stock|6.12|7.3|debug|kcsan check|fault|demo|shell OUTDIR
+# Usage: vm.sh stock|6.12|7.3|debug|kcsan|builtin check|fault|demo|shell OUTDIR
 #
 # check: the console goes to OUTDIR/console.log and the guest's results to
 #        OUTDIR/result.txt through a second serial port; exit status 0 when
@@ -39,6 +39,13 @@ KCSAN_IGNORE="debug_check_no_obj_freed free_obj_work pollwake"
 # and unload selftests under injection.
 FAULT_TESTS="varlink_fault varlink_protocol varlink_provider varlink_network
 	varlink_provider_unload varlink_core_unload"
+
+# The built-in kernel (CONFIG_VARLINK=y) runs the kselftest target with
+# run_kselftest.sh, all of it but what unloads a built-in module: the
+# core (varlink_core_unload, and varlink_netns, which loads it again with
+# other parameters) and org.kernel.network (varlink_network reloads it
+# with other limits).  They run on every other kernel.
+BUILTIN_EXCLUDED="varlink_core_unload varlink_netns varlink_network"
 
 kernel=$1 mode=$2 out=$3
 vm_kernel "$kernel"
@@ -81,17 +88,37 @@ esac
 	args="${args:+$args }kvarlink.tests=$(echo "$tests" | tr -s ' \t\n' , | sed 's/^,//; s/,$//')"
 
 mkdir -p "$out"
-"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build" $kroot
-make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
-	KSFT_DIR="$(ksrc_ensure)/tools/testing/selftests"
-"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
-	"$KVARLINK_OUT/selftests" "$out/initramfs.cpio"
+if [ "$kernel" = builtin ]; then
+	# the kselftest target as a kernel tree builds it, the test
+	# interfaces from the same build, and PID 1
+	[ "$mode" = check ] && mode=builtin
+	rm -rf "$out/kselftest" "$out/build"
+	make -s -C "$(dirname "$kdir")/src/tools/testing/selftests" O="$kdir" \
+		TARGETS=varlink KSFT_INSTALL_PATH="$out/kselftest" install >/dev/null
+	make -s -C "$KVARLINK_TOP/selftests/boot" OUTPUT="$out/boot"
+	mkdir -p "$out/build/module"
+	cp "$kdir"/net/varlink/*.ko "$out/build/module/"
+	if [ -z "$tests" ]; then
+		tests=$(sed -n 's/^varlink://p' "$out/kselftest/kselftest-list.txt" |
+			grep -vxF "$(printf '%s\n' $BUILTIN_EXCLUDED)")
+		args="${args:+$args }kvarlink.tests=$(echo $tests | tr ' ' ,)"
+	fi
+	FIRST_CALL="$out/boot/varlink_first_call" KSELFTEST="$out/kselftest" \
+		"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
+		/nonexistent "$out/initramfs.cpio"
+else
+	"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build" $kroot
+	make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
+		KSFT_DIR="$(ksrc_ensure)/tools/testing/selftests"
+	"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
+		"$KVARLINK_OUT/selftests" "$out/initramfs.cpio"
+fi
 
 vm_qemu "$image" "$out/initramfs.cpio" "$mode" 2 "$args"
 rm -f "$out/result.txt" "$out/console.log"
 
 case "$mode" in
-check|fault)
+check|fault|builtin)
 	log "booting the $kernel kernel ($(basename "$image")); console in $out/console.log"
 	timeout --foreground "$limit" "${qemu[@]}" \
 		-serial file:"$out/console.log" -serial file:"$out/result.txt" ||

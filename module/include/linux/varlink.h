@@ -48,7 +48,7 @@ struct varlink_call;
  * @VARLINK_U64: u64 (IDL "int"; a negative value is an invalid parameter)
  * @VARLINK_S32: s32 (IDL "int"; out of range is an invalid parameter)
  * @VARLINK_U32: u32 (IDL "int"; out of range is an invalid parameter)
- * @VARLINK_STRING: const char *, NUL-terminated, unescaped; a string
+ * @VARLINK_STRING: ``const char *``, NUL-terminated, unescaped; a string
  *	with an embedded U+0000 is an invalid parameter
  * @VARLINK_JSON: struct varlink_json: the raw, validated JSON text of the
  *	value (arrays, maps, structs, "object", "any", "float")
@@ -148,6 +148,7 @@ struct varlink_param {
  *
  * @call receives the decoded parameters (NULL when @params_size is 0),
  * valid until it returns, and returns:
+ *
  *  - 0 once it has sent the final reply with varlink_reply() or
  *    varlink_error(); returning 0 without one is a bug (WARN_ONCE), and
  *    the client gets an error;

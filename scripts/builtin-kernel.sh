@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the built-in kernel, and print its build tree: Debian's
+# linux-source-6.1 with this project laid in by intree.sh, configured
+# with tinyconfig + kernel-base.config + builtin-kernel.config
+# (CONFIG_VARLINK=y).
+#
+# The source is a hard-linked copy of the extracted package (intree.sh
+# writes new files, never through the links), and the build tree is
+# named after a hash of the source version, this recipe and the
+# fragments: both are kept, and each run lays the project in again and
+# builds incrementally, so a change to the project costs a compile of
+# net/varlink and a link, not a kernel.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BUILTIN_KERNEL_RECIPE=1
+frags=("$KVARLINK_TOP/scripts/kernel-base.config" "$KVARLINK_TOP/scripts/builtin-kernel.config")
+orig=$(ksrc_ensure)
+key=$( { ksrc_version; echo "$BUILTIN_KERNEL_RECIPE"; cat "${frags[@]}"; } |
+	sha256sum | cut -c1-12)
+base=$KVARLINK_CACHE/builtin-$key
+src=$base/src kdir=$base/build
+
+mkdir -p "$base"
+exec 8>"$base.lock"
+flock 8
+
+if [ ! -e "$src/.kvarlink-copied" ]; then
+	rm -rf "$src"
+	cp -al "$orig" "$src"
+	touch "$src/.kvarlink-copied"
+fi
+"$KVARLINK_TOP/scripts/intree.sh" "$src" >&2
+
+jobs=$(($(nproc) + 1))
+export CCACHE_DIR="$KVARLINK_CACHE/ccache"
+export CCACHE_BASEDIR="$KVARLINK_CACHE" CCACHE_NOHASHDIR=1
+mk() { make -s -C "$src" O="$kdir" ARCH=x86_64 CC="ccache gcc" "$@"; }
+
+if [ ! -e "$kdir/.kvarlink-configured" ]; then
+	log "configuring the built-in kernel in $kdir (the first build takes about 8 minutes on 2 cores)"
+	rm -rf "$kdir"
+	mkdir -p "$kdir"
+	mk tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$kdir" "$kdir/.config" "${frags[@]}" >/dev/null
+	mk olddefconfig
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		sym=${line%%=*}
+		if [ "${line#*=}" = n ]; then
+			! grep -q "^$sym=" "$kdir/.config" && continue
+		else
+			grep -qxF "$line" "$kdir/.config" && continue
+		fi
+		log "config: wanted $line, got: $(grep "^$sym=\|^# $sym " "$kdir/.config" || echo unset)"
+		bad=1
+	# the stack filter of failslab needs the debug kernel's change to
+	# 6.1 (debug-kernel.sh); this kernel has no fault run
+	done < <(grep -hv '^CONFIG_FAULT_INJECTION_STACKTRACE_FILTER=' "${frags[@]}")
+	[ $bad -eq 0 ] || die "the built-in kernel's config fragments do not apply"
+	touch "$kdir/.kvarlink-configured"
+fi
+# With W=1, and net/varlink must build without a warning: if it does
+# not, its objects go, so that the next run compiles them again and
+# fails again.
+if ! mk -j"$jobs" W=1 bzImage modules 2>"$base/build.log"; then
+	rm -rf "$kdir/net/varlink"
+	cat "$base/build.log" >&2
+	die "the built-in kernel does not build"
+fi
+if grep -A3 'net/varlink/.*\(warning\|error\)' "$base/build.log" >&2; then
+	rm -rf "$kdir/net/varlink"
+	die "W=1 warnings in net/varlink"
+fi
+# the uapi headers, for the kselftests (KHDR_INCLUDES)
+mk headers >&2
+echo "$kdir"
