@@ -74,6 +74,8 @@ if grep -A3 'net/varlink/.*\(warning\|error\)' "$base/build.log" >&2; then
 	rm -rf "$kdir/net/varlink"
 	die "W=1 warnings in net/varlink"
 fi
+grep -q ' __varlink_register_interface$' "$kdir/System.map" ||
+	die "the built-in kernel has no varlink core"
 # the uapi headers, for the kselftests (KHDR_INCLUDES)
 mk headers >&2
 echo "$kdir"

@@ -78,7 +78,7 @@ filter_kbuild() {
 		{
 			block = block $0 "\n"
 			if (match($0, /obj-\$\(CONFIG_[A-Z0-9_]+\)/)) {
-				c = substr($0, RSTART + 10, RLENGTH - 11)
+				c = substr($0, RSTART + 13, RLENGTH - 14)
 				if (index(keep, " " c " ") == 0)
 					ok = 0
 			}
