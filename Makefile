@@ -4,10 +4,11 @@
 #                 kernel's build tree, else the newest linux-headers-*);
 #                 the test modules too with VARLINK_TESTS=y
 # make install    modules_install and depmod
-# make lint       checkpatch --strict and sparse, fails on any finding
+# make lint       checkpatch --strict and sparse, fails on any finding; the
+#                 in-tree patch series (scripts/intree.sh) too
 # make check      every test: lint, DKMS, host tests, KUnit and kselftests
-#                 in qemu on kernels 6.1, 6.12, 7.3, a debug 6.1 (KASAN)
-#                 and a KCSAN 6.1
+#                 in qemu on kernels 6.1, 6.12, 7.3, a debug 6.1 (KASAN),
+#                 a KCSAN 6.1 and a 6.1 with varlink built in
 # make check-long make check, and the fault run: the selftests while
 #                 failslab fails allocations of our modules (debug 6.1)
 # make run        boot the stock kernel with the module and show a demo

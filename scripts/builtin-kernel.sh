@@ -4,6 +4,9 @@
 # linux-source-6.1 with this project laid in by intree.sh, configured
 # with tinyconfig + kernel-base.config + builtin-kernel.config
 # (CONFIG_VARLINK=y).
+# Usage: builtin-kernel.sh [y|m]
+#   m: the same with every varlink option =m, to show that the in-tree
+#      form builds as modules too (W=1, no warning); nothing boots it.
 #
 # The source is a hard-linked copy of the extracted package (intree.sh
 # writes new files, never through the links), and the build tree is
@@ -15,16 +18,25 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 BUILTIN_KERNEL_RECIPE=1
-frags=("$KVARLINK_TOP/scripts/kernel-base.config" "$KVARLINK_TOP/scripts/builtin-kernel.config")
+as=${1:-y}
+case "$as" in y|m) ;; *) die "usage: builtin-kernel.sh [y|m]" ;; esac
 orig=$(ksrc_ensure)
-key=$( { ksrc_version; echo "$BUILTIN_KERNEL_RECIPE"; cat "${frags[@]}"; } |
+key=$( { ksrc_version; echo "$BUILTIN_KERNEL_RECIPE $as"
+	cat "$KVARLINK_TOP/scripts/kernel-base.config" "$KVARLINK_TOP/scripts/builtin-kernel.config"; } |
 	sha256sum | cut -c1-12)
-base=$KVARLINK_CACHE/builtin-$key
+base=$KVARLINK_CACHE/builtin-$as-$key
 src=$base/src kdir=$base/build
 
 mkdir -p "$base"
 exec 8>"$base.lock"
 flock 8
+frags=("$KVARLINK_TOP/scripts/kernel-base.config" "$base/varlink.config")
+if [ "$as" = y ]; then
+	cp "$KVARLINK_TOP/scripts/builtin-kernel.config" "$base/varlink.config"
+else
+	sed '/_DEBUG=/!s/^\(CONFIG_VARLINK[A-Z_]*\)=y$/\1=m/' \
+		"$KVARLINK_TOP/scripts/builtin-kernel.config" >"$base/varlink.config"
+fi
 
 if [ ! -e "$src/.kvarlink-copied" ]; then
 	rm -rf "$src"
@@ -74,8 +86,14 @@ if grep -A3 'net/varlink/.*\(warning\|error\)' "$base/build.log" >&2; then
 	rm -rf "$kdir/net/varlink"
 	die "W=1 warnings in net/varlink"
 fi
-grep -q ' __varlink_register_interface$' "$kdir/System.map" ||
-	die "the built-in kernel has no varlink core"
+if [ "$as" = y ]; then
+	grep -q ' __varlink_register_interface$' "$kdir/System.map" ||
+		die "the built-in kernel has no varlink core"
+else
+	for m in varlink varlink_system varlink_process varlink_network varlink_test_provider; do
+		[ -e "$kdir/net/varlink/$m.ko" ] || die "no net/varlink/$m.ko"
+	done
+fi
 # the uapi headers, for the kselftests (KHDR_INCLUDES)
 mk headers >&2
 echo "$kdir"

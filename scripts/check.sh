@@ -92,6 +92,15 @@ if [ -e "$KVARLINK_TOP/selftests/fuzz/Makefile" ] && [ "$FUZZ_SECONDS" -gt 0 ]; 
 	tally $status "fuzz: no crash in $FUZZ_SECONDS s per target"
 fi
 
+# The in-tree form as modules (the built-in kernel's VM run below builds
+# it =y): scripts/intree.sh into linux-source-6.1, every varlink option
+# =m, W=1 without a warning.
+section "in-tree build, CONFIG_VARLINK=m"
+"$KVARLINK_TOP/scripts/builtin-kernel.sh" m >"$KVARLINK_OUT/intree-m.log" 2>&1
+status=$?
+tail -n 5 "$KVARLINK_OUT/intree-m.log" | sed 's/^/# /'
+tally $status "in-tree: net/varlink builds as modules, with W=1 and no warning"
+
 # The README's first command, as CI runs it: no terminal, the demo only.
 section "make run, without a terminal"
 "$KVARLINK_TOP/scripts/run.sh" </dev/null >"$KVARLINK_OUT/run.log" 2>&1
