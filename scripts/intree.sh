@@ -34,6 +34,10 @@ if [ "${1:-}" = --patches ]; then
 fi
 [ $# -eq 1 ] || die "usage: intree.sh [--patches OUTDIR] KERNEL-SOURCE-DIR"
 ksrc=$(cd "$1" && pwd)
+ksft_files=$(make -s --no-print-directory -C "$top/selftests" \
+		KSFT_DIR="$ksrc/tools/testing/selftests" intree-files) ||
+	die "selftests/: no list of the kselftest target's files"
+[ -n "$ksft_files" ] || die "selftests/: the kselftest target names no files"
 for f in Makefile net/Kconfig net/Makefile MAINTAINERS \
 	 Documentation/networking/index.rst tools/testing/selftests/Makefile; do
 	[ -f "$ksrc/$f" ] || die "$ksrc is not a kernel source tree: no $f"
@@ -45,7 +49,7 @@ declare -A step_configs=(
 	[interfaces]="VARLINK_SYSTEM VARLINK_PROCESS VARLINK_NETWORK VARLINK_EXAMPLE"
 	[tests]="VARLINK_TEST_PROVIDER VARLINK_KUNIT_TEST"
 )
-steps="${VL_STEPS:-core interfaces tests docs selftests}"
+steps="core interfaces tests docs selftests"
 
 # put SRC DST: copy when the content differs, so that make sees no
 # change where there is none
@@ -217,8 +221,13 @@ lay() {
 	esac
 
 	case "$want" in *" selftests "*)
-		for f in $(make -s --no-print-directory -C "$top/selftests" \
-				KSFT_DIR="$ksrc/tools/testing/selftests" intree-files); do
+		# the Makefile without what only this repository includes
+		sed '/^# Outside a kernel tree/,$d' "$top/selftests/Makefile" |
+			sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' |
+			put_text "$tree/tools/testing/selftests/varlink/Makefile"
+		ours[tools/testing/selftests/varlink/Makefile]=1
+		for f in $ksft_files; do
+			[ "$f" = Makefile ] && continue
 			dst=tools/testing/selftests/varlink/$f
 			put "$top/selftests/$f" "$tree/$dst"
 			ours[$dst]=1

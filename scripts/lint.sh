@@ -53,9 +53,12 @@ else
 fi
 # A patch that adds files under a directory the first one gave to
 # MAINTAINERS is told "does MAINTAINERS need updating?": answered below.
+# Run outside this repository's git tree: there checkpatch would hand
+# every SPDX line to spdxcheck.py, which needs the kernel's own git tree
+# (and python's ply and git modules).
 for p in "$patches"/*.patch; do
-	report=$("$src/scripts/checkpatch.pl" --strict --quiet --show-types \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1)
+	report=$(cd "$patches" && "$src/scripts/checkpatch.pl" --strict --quiet \
+		--show-types --ignore FILE_PATH_CHANGES "$p" 2>&1)
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
 	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch ${p##*/}"
 done

@@ -13,10 +13,15 @@
 # core's tokenizer, module/json.c, built behind the shim of selftests/host.
 # Go builds offline, in GOPATH mode against /usr/share/gocode, static.
 
-# The first rule of this file must not become the default goal.
-.DEFAULT_GOAL := all
-
-# The Makefile lists these tests; here are the rules that build them.
+# Included after lib.mk, so the names carry $(OUTPUT)/ here and "all"
+# is told of them.
+TEST_GEN_PROGS += $(OUTPUT)/varlink_certification
+VARLINK_REPO_PROGS += varlink_certification
+TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh varlink_cli.sh
+TEST_GEN_FILES += $(OUTPUT)/varlink-cli $(OUTPUT)/varlink-go-certification \
+		  $(OUTPUT)/varlink-go-interop
+all: $(OUTPUT)/varlink_certification $(OUTPUT)/varlink-cli \
+     $(OUTPUT)/varlink-go-certification $(OUTPUT)/varlink-go-interop
 
 CORE_JSON := ../module/json.c ../module/json_number.c \
 	     ../module/tests/json_extra.c host/shim.c
@@ -26,10 +31,10 @@ CORE_JSON_DEPS := $(CORE_JSON) ../module/json.h ../module/json_number.h \
 CORE_JSON_CFLAGS := -I$(CURDIR)/host/include
 
 $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \
-		$(CORE_JSON_DEPS) | $(OUTPUT)
+		$(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON) $(LDLIBS)
 
-$(OUTPUT)/varlink-cli: varlink-cli.c $(CORE_JSON_DEPS) | $(OUTPUT)
+$(OUTPUT)/varlink-cli: varlink-cli.c $(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON)
 
 GOPATH_DEBIAN := /usr/share/gocode
@@ -42,8 +47,8 @@ GO_CERT := $(GOPATH_DEBIAN)/src/github.com/varlink/go/cmd/varlink-go-certificati
 GO_LIB := $(wildcard $(GOPATH_DEBIAN)/src/github.com/varlink/go/varlink/*.go \
 		     $(GOPATH_DEBIAN)/src/github.com/varlink/go/varlink/*/*.go)
 
-$(OUTPUT)/varlink-go-certification: $(GO_LIB) $(wildcard $(GO_CERT)/*.go $(GO_CERT)/*/*.go) | $(OUTPUT)
+$(OUTPUT)/varlink-go-certification: $(GO_LIB) $(wildcard $(GO_CERT)/*.go $(GO_CERT)/*/*.go)
 	$(GO_BUILD) -o $@ github.com/varlink/go/cmd/varlink-go-certification
 
-$(OUTPUT)/varlink-go-interop: go/varlink_interop/main.go $(GO_LIB) | $(OUTPUT)
+$(OUTPUT)/varlink-go-interop: go/varlink_interop/main.go $(GO_LIB)
 	cd go/varlink_interop && $(GO_BUILD) -o $@ .

@@ -27,7 +27,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "uapi/linux/varlink.h"
+#include <linux/varlink.h>
 #include "../module/json.h"
 
 #define REPLY_MAX	(16 << 20)

@@ -96,15 +96,18 @@ FIXTURE_TEARDOWN(fast)
 }
 
 /*
- * Calls served in the caller's task since setup: nearly all of them with
- * the fast path on (it yields to the connection's kworker whenever that
- * runs), none with it off.
+ * Calls served in the caller's task since setup: most of them with the
+ * fast path on, none with it off.  The fast path yields to the
+ * connection's kworker whenever that is queued or running, which a
+ * loaded host makes more frequent: on an idle VM nearly every call is
+ * served inline, so half leaves room for scheduling and still tells a
+ * working fast path from a broken one.
  */
 #define EXPECT_INLINE(calls) do {					\
 	long long served = stat_read("calls_inline") - self->inline_before; \
 									\
 	if (variant->fast_path) {					\
-		EXPECT_LE((calls) * 9 / 10, served);			\
+		EXPECT_LE((calls) / 2, served);				\
 	} else {							\
 		EXPECT_EQ(0, served);					\
 	}								\

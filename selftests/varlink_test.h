@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "uapi/linux/varlink.h"
+#include <linux/varlink.h>
 
 /* Fill @addr with an abstract name; @extra bytes of trailing NULs. */
 static inline socklen_t vt_addr(struct sockaddr_un *addr, const char *name,
