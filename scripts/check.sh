@@ -266,6 +266,8 @@ for kernel in $KERNELS; do
 	tally $complete "$kernel: console log complete, to the guest's last line"
 	if [ $complete -ne 0 ]; then
 		echo "# $console: missing, empty, or cut off before '$GUEST_END_MARK'"
+		# its end, so that a CI log shows where it stopped
+		[ -e "$console" ] && tr -d '\r' <"$console" | tail -n 40 | sed 's/^/#   /'
 		tally 1 "$kernel: console free of kernel splats"
 	elif grep -Ea "$KERNEL_SPLATS" "$console" >"$dir/splats.txt"; then
 		sed 's/^/# /' "$dir/splats.txt" | head -n 40
