@@ -14,7 +14,7 @@
 CFLAGS += -Werror -I$(CURDIR)/../uapi -I$(CURDIR)/..
 
 # lib.mk writes into OUTPUT, which the kselftest Makefile makes for it
-$(shell mkdir -p $(OUTPUT))
+$(if $(OUTPUT),$(shell mkdir -p $(OUTPUT)))
 
 VARLINK_LAST := varlink_core_unload
 

@@ -539,7 +539,7 @@ FIXTURE_SETUP(net)
 	self->child.pid = -1;
 	self->child.sync = -1;
 	links_clean();
-	ASSERT_TRUE(vt_module_loaded("varlink_network"));
+	ASSERT_TRUE(vt_interface_served("org.kernel.network"));
 }
 
 FIXTURE_TEARDOWN(net)

@@ -848,6 +848,27 @@ static inline int vt_map_ids(pid_t pid, const char *map, bool allow_setgroups)
 	return err;
 }
 
+/*
+ * Whether the server serves @iface: its description comes back.  Built
+ * in, a provider is in no /proc/modules line, so this, not
+ * vt_module_loaded(), is what a test of an interface asks.
+ */
+static inline bool vt_interface_served(const char *iface)
+{
+	struct vt_conn c;
+	const char *msg;
+	bool served;
+
+	if (vt_open(&c))
+		return false;
+	served = vt_call(&c, vt_fmt("{\"method\":"
+				    "\"org.varlink.service.GetInterfaceDescription\","
+				    "\"parameters\":{\"interface\":\"%s\"}}",
+				    iface), &msg) == 1 && vt_is_ok(msg);
+	vt_close(&c);
+	return served;
+}
+
 /* Whether the listening socket is in /proc/net/unix. */
 static inline bool vt_socket_listed(void)
 {
