@@ -848,6 +848,9 @@ static inline int vt_map_ids(pid_t pid, const char *map, bool allow_setgroups)
 	return err;
 }
 
+#define VT_DESCRIBE_FMT	"{\"method\":\"org.varlink.service.GetInterfaceDescription\"," \
+			"\"parameters\":{\"interface\":\"%s\"}}"
+
 /*
  * Whether the server serves @iface: its description comes back.  Built
  * in, a provider is in no /proc/modules line, so this, not
@@ -861,10 +864,8 @@ static inline bool vt_interface_served(const char *iface)
 
 	if (vt_open(&c))
 		return false;
-	served = vt_call(&c, vt_fmt("{\"method\":"
-				    "\"org.varlink.service.GetInterfaceDescription\","
-				    "\"parameters\":{\"interface\":\"%s\"}}",
-				    iface), &msg) == 1 && vt_is_ok(msg);
+	served = vt_call(&c, vt_fmt(VT_DESCRIBE_FMT, iface), &msg) == 1 &&
+		 vt_is_ok(msg);
 	vt_close(&c);
 	return served;
 }
