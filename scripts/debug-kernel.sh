@@ -57,24 +57,8 @@ mk() { make -s -C "$src" O="$kdir" ARCH=x86_64 CC="ccache gcc" "$@"; }
 log "building the $variant kernel in $kdir (about 8 minutes on 2 cores)"
 rm -rf "$kdir"
 mkdir -p "$kdir"
-mk tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$kdir" "$kdir/.config" "${frags[@]}" >/dev/null
-mk olddefconfig
-
-# Every line of the fragments must survive olddefconfig.
-bad=0
-while IFS= read -r line; do
-	case "$line" in ''|'#'*) continue ;; esac
-	sym=${line%%=*}
-	if [ "${line#*=}" = n ]; then
-		! grep -q "^$sym=" "$kdir/.config" && continue
-	else
-		grep -qxF "$line" "$kdir/.config" && continue
-	fi
-	log "config: wanted $line, got: $(grep "^$sym=\|^# $sym " "$kdir/.config" || echo unset)"
-	bad=1
-done < <(cat "${frags[@]}")
-[ $bad -eq 0 ] || die "the $variant config fragments do not apply"
+kernel_configure "$src" "$kdir" "${frags[@]}" ||
+	die "the $variant config fragments do not apply"
 
 mk -j"$jobs" bzImage modules
 touch "$kdir/.kvarlink-built"

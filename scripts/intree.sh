@@ -165,6 +165,17 @@ hook_maintainers() {
 		die "no place for the MAINTAINERS entry in $tree/MAINTAINERS"
 }
 
+# take DIR FILE...: put the files into DIR of lay()'s tree, as files of
+# ours (what is not one of ours in our directories goes)
+take() {
+	local dir=$1 f
+	shift
+	for f in "$@"; do
+		put "$f" "$tree/$dir/${f##*/}"
+		ours[$dir/${f##*/}]=1
+	done
+}
+
 # lay TREE STEPS: the files and hooks of these steps of the series
 lay() {
 	local tree=$1 want=" $2 " configs="" s f dst
@@ -196,18 +207,10 @@ lay() {
 	hook_maintainers "$tree" "$2"
 
 	case "$want" in *" interfaces "*)
-		for f in "$top"/module/interfaces/*.c; do
-			dst=net/varlink/interfaces/${f##*/}
-			put "$f" "$tree/$dst"
-			ours[$dst]=1
-		done ;;
+		take net/varlink/interfaces "$top"/module/interfaces/*.c ;;
 	esac
 	case "$want" in *" tests "*)
-		for f in "$top"/module/tests/*.[ch]; do
-			dst=net/varlink/tests/${f##*/}
-			put "$f" "$tree/$dst"
-			ours[$dst]=1
-		done ;;
+		take net/varlink/tests "$top"/module/tests/*.[ch] ;;
 	esac
 
 	case "$want" in *" docs "*)
@@ -227,10 +230,7 @@ lay() {
 			put_text "$tree/tools/testing/selftests/varlink/Makefile"
 		ours[tools/testing/selftests/varlink/Makefile]=1
 		for f in $ksft_files; do
-			[ "$f" = Makefile ] && continue
-			dst=tools/testing/selftests/varlink/$f
-			put "$top/selftests/$f" "$tree/$dst"
-			ours[$dst]=1
+			[ "$f" = Makefile ] || take tools/testing/selftests/varlink "$top/selftests/$f"
 		done
 		grep -qx 'TARGETS += varlink' "$tree/tools/testing/selftests/Makefile" ||
 			hook "$tree/tools/testing/selftests/Makefile" \

@@ -191,3 +191,32 @@ debug_kdir() {
 		sha256sum | cut -c1-12)
 	echo "$KVARLINK_CACHE/$variant-$key"
 }
+
+# Configure a small kernel in KDIR from SRC: tinyconfig, then the
+# fragments merged on top, then olddefconfig; fails (after saying which)
+# unless every line of the fragments survived.  A symbol in
+# $KCONFIG_UNCHECKED (space-separated, CONFIG_ prefix) is merged but not
+# checked.  make runs as the caller's mk(), which builds SRC into KDIR
+# with the compiler the build will use (the config records it).
+# Usage: kernel_configure SRC KDIR FRAGMENT...
+kernel_configure() {
+	local src=$1 kdir=$2 line sym bad=0
+	shift 2
+	mk tinyconfig >/dev/null || return 1
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$kdir" "$kdir/.config" "$@" >/dev/null ||
+		return 1
+	mk olddefconfig || return 1
+	while IFS= read -r line; do
+		case "$line" in ''|'#'*) continue ;; esac
+		sym=${line%%=*}
+		case " ${KCONFIG_UNCHECKED:-} " in *" $sym "*) continue ;; esac
+		if [ "${line#*=}" = n ]; then
+			! grep -q "^$sym=" "$kdir/.config" && continue
+		else
+			grep -qxF "$line" "$kdir/.config" && continue
+		fi
+		log "config: wanted $line, got: $(grep "^$sym=\|^# $sym " "$kdir/.config" || echo unset)"
+		bad=1
+	done < <(cat "$@")
+	[ $bad -eq 0 ]
+}
