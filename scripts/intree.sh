@@ -230,7 +230,7 @@ lay() {
 			put_text "$tree/tools/testing/selftests/varlink/Makefile"
 		ours[tools/testing/selftests/varlink/Makefile]=1
 		for f in $ksft_files; do
-			[ "$f" = Makefile ] || take tools/testing/selftests/varlink "$top/selftests/$f"
+			take tools/testing/selftests/varlink "$top/selftests/$f"
 		done
 		grep -qx 'TARGETS += varlink' "$tree/tools/testing/selftests/Makefile" ||
 			hook "$tree/tools/testing/selftests/Makefile" \

@@ -15,13 +15,13 @@
 
 # Included after lib.mk, so the names carry $(OUTPUT)/ here and "all"
 # is told of them.
+CERT_CLIENTS := $(addprefix $(OUTPUT)/,varlink-cli varlink-go-certification \
+		varlink-go-interop)
 TEST_GEN_PROGS += $(OUTPUT)/varlink_certification
 VARLINK_REPO_PROGS += varlink_certification
 TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh varlink_cli.sh
-TEST_GEN_FILES += $(OUTPUT)/varlink-cli $(OUTPUT)/varlink-go-certification \
-		  $(OUTPUT)/varlink-go-interop
-all: $(OUTPUT)/varlink_certification $(OUTPUT)/varlink-cli \
-     $(OUTPUT)/varlink-go-certification $(OUTPUT)/varlink-go-interop
+TEST_GEN_FILES += $(CERT_CLIENTS)
+all: $(OUTPUT)/varlink_certification $(CERT_CLIENTS)
 
 CORE_JSON := ../module/json.c ../module/json_number.c \
 	     ../module/tests/json_extra.c host/shim.c

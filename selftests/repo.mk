@@ -9,7 +9,8 @@
 #    varlinkctl.mk, and varlink_core_unload last of all, as unloading the
 #    core also unloads the providers those scripts use;
 #  - intree-files, the files scripts/intree.sh copies into
-#    tools/testing/selftests/varlink/.
+#    tools/testing/selftests/varlink/ (it writes the Makefile itself,
+#    without the lines that include these files).
 
 CFLAGS += -Werror -I$(CURDIR)/../uapi -I$(CURDIR)/..
 
@@ -28,7 +29,7 @@ $(OUTPUT)/list: FORCE
 
 # the programs lib.mk builds, less those a *.mk file adds
 intree-files:
-	@printf '%s\n' Makefile config settings $(filter-out $(selfdir)/%,$(LOCAL_HDRS)) \
+	@printf '%s\n' config settings $(filter-out $(selfdir)/%,$(LOCAL_HDRS)) \
 		$(patsubst %,%.c,$(filter-out $(VARLINK_REPO_PROGS), \
 			$(notdir $(TEST_GEN_PROGS) $(TEST_GEN_PROGS_EXTENDED))))
 
