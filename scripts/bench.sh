@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: in one boot of the stock kernel under qemu, varlink.ko
 # against raw AF_UNIX ping-pong, generic netlink and Debian's Go varlink
-# library (selftests/bench/vl_bench.c says what is measured and how);
-# then the protocol core's JSON throughput on the host.  Prints one
-# table and saves it to build/bench.txt, the previous one to
-# build/bench.prev.txt.  Only ratios from one run mean something.
+# library (selftests/bench/vl_bench.c says what is measured and how),
+# then perf's profile of a call (selftests/bench/profile.sh, sorted into
+# its steps by scripts/bench-profile.sh); then the protocol core's JSON
+# throughput on the host.  Prints one table and saves it to
+# build/bench.txt, the previous one to build/bench.prev.txt.  Only ratios
+# from one run mean something.
 #
 # Usage: bench.sh [--quick]           measure (--quick: 1 short run each)
 #        bench.sh --compare OLD NEW   two saved tables, row by row
 # Environment: BENCH_KERNEL=stock|debug (default stock; the debug kernel's
 # figures are no benchmark, its run shows the paths free of splats; its
 # table is build/bench-debug.txt), BENCH_SECONDS and BENCH_REPS (seconds
-# per run, runs per figure; default 1 and 3), BENCH_STATS=0 (do not read
+# per run, runs per figure; default 1 and 5), BENCH_PROFILE=0 (no perf
+# profile), BENCH_STATS=0 (do not read
 # /sys/module/varlink/statistics: no "inline" column), BENCH_ARGS (more
 # options of vl-bench, e.g. "-t kernel-ping -M": see vl-bench's usage),
 # BENCH_SMP (vCPUs, default 2), KVARLINK_OUT.
@@ -41,13 +44,29 @@ compare() {
 	echo "(change: new/old of calls/s x raw, old/new of p50 x raw; above 1 is better)"
 }
 
+# perf and the libraries it loads, where it looks for them, for the VM.
+# Debian's linux-perf of the stock kernel's series: it matches the VM.
+perf_root() {
+	local root=$1 bin lib
+
+	rm -rf "$root"
+	mkdir -p "$root/usr/bin"
+	bin=$(readlink -f "$(command -v perf)") || die "no perf: scripts/deps.sh bench"
+	cp "$bin" "$root/usr/bin/perf"
+	for lib in $(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+				     $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
 if [ "${1:-}" = --compare ]; then
 	[ $# -eq 3 ] || die "usage: bench.sh --compare OLD NEW"
 	compare "$2" "$3"
 	exit 0
 fi
 
-seconds=${BENCH_SECONDS:-1} reps=${BENCH_REPS:-3}
+seconds=${BENCH_SECONDS:-1} reps=${BENCH_REPS:-5}
 case "${1:-}" in
 --quick) seconds=${BENCH_SECONDS:-0.3} reps=${BENCH_REPS:-1} ;;
 "") ;;
@@ -63,11 +82,11 @@ groups="build vm go bench"
 
 case "$kernel" in
 stock)
-	limit=900
+	limit=1500
 	table="$KVARLINK_OUT/bench.txt"
 	;;
 debug)
-	limit=2400
+	limit=3600
 	table="$KVARLINK_OUT/bench-debug.txt"
 	;;
 *) die "BENCH_KERNEL: unknown kernel '$kernel'" ;;
@@ -82,11 +101,20 @@ make -s -C "$KVARLINK_TOP/selftests/bench" OUTPUT="$out/tests"
 # what the guest runs (scripts/guest-init.sh, mode bench)
 stats=
 [ "${BENCH_STATS:-1}" = 0 ] && stats=-x
-printf '#!/bin/sh\nexec /tests/vl-bench run -s %s -r %s %s %s\n' "$seconds" "$reps" \
-	"$stats" "${BENCH_ARGS:-}" >"$out/tests/bench-run"
+profile=
+if [ "${BENCH_PROFILE:-1}" != 0 ]; then
+	profile="/tests/profile.sh $(awk -v s="$seconds" 'BEGIN { print 3 * s }') kernel-ping kernel-getinfo nlctrl"
+	perf_root "$out/perf-root"
+else
+	rm -rf "$out/perf-root" && mkdir -p "$out/perf-root"
+fi
+printf '#!/bin/sh\n/tests/vl-bench run -s %s -r %s %s %s || exit\n%s\n' "$seconds" \
+	"$reps" "$stats" "${BENCH_ARGS:-}" "$profile" >"$out/tests/bench-run"
 chmod +x "$out/tests/bench-run"
-"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" "$out/tests" \
-	"$out/initramfs.cpio"
+# 10000 idle connections: past the default max_connections (4096)
+echo max_connections=16384 >"$out/tests/varlink.params"
+EXTRA_ROOT="$out/perf-root" "$KVARLINK_TOP/scripts/initramfs.sh" \
+	"$out/build/module" "$out/tests" "$out/initramfs.cpio"
 
 vm_qemu "$image" "$out/initramfs.cpio" bench "$smp"
 rm -f "$out/result.txt" "$out/console.log"
@@ -115,7 +143,9 @@ make -s -C "$KVARLINK_TOP/selftests/host" bench >"$out/json.txt" 2>&1 || json_ok
 		"and so do client and server"
 	echo "== host: $(nproc) CPUs, load average $load0 before the VM," \
 		"$load1 after: the higher, the noisier"
-	grep -v -e '^result ' -e '^verdict: ' -e '^# kvarlink bench' "$out/result.txt" || true
+	grep -v -e '^result ' -e '^verdict: ' -e '^# kvarlink bench' -e '^profile' \
+		"$out/result.txt" || true
+	[ -z "$profile" ] || "$KVARLINK_TOP/scripts/bench-profile.sh" "$out/result.txt" "$out/build"
 	echo
 	echo "== the protocol core's JSON tokenizer on the host (not in the VM)"
 	cat "$out/json.txt"

@@ -13,7 +13,8 @@ pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
 pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"
-pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev"
+# linux-perf: the profile of make bench, perf run in the VM
+pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev linux-perf"
 pkgs_go="golang-go golang-github-varlink-go-dev varlink-go"
 
 want=()

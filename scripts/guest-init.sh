@@ -65,7 +65,8 @@ load_modules() {
 	for m in /modules/extra/*.ko; do
 		[ -e "$m" ] && insmod "$m"
 	done
-	insmod /modules/varlink.ko || return 1
+	# shellcheck disable=SC2046 # the parameters are words
+	insmod /modules/varlink.ko $(cat /tests/varlink.params 2>/dev/null) || return 1
 	for m in /modules/*.ko; do
 		case "$m" in */varlink.ko|*/varlink_kunit.ko) continue ;; esac
 		insmod "$m" || return 1

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make the test VM's initramfs: static busybox, our init, the modules and
 # the static test programs.
-# Usage: [EXTRA_MODULES="a.ko b.ko"] initramfs.sh MODULE_DIR TESTS_DIR OUTPUT.cpio
+# Usage: [EXTRA_MODULES="a.ko b.ko"] [EXTRA_ROOT=DIR] initramfs.sh MODULE_DIR
+#        TESTS_DIR OUTPUT.cpio
+# EXTRA_ROOT: a tree copied over the root (make bench: perf and its libraries).
 # The built-in kernel's: FIRST_CALL=PROGRAM is PID 1, which runs
 # guest-init.sh as /guest-init.sh, and KSELFTEST=DIR (an installed
 # kselftest target, run_kselftest.sh and all) goes to /kselftest.
@@ -31,6 +33,7 @@ done
 if [ -d "$tests" ]; then
 	cp -r "$tests"/. "$root/tests/"
 fi
+[ -z "${EXTRA_ROOT:-}" ] || cp -a "$EXTRA_ROOT"/. "$root/"
 printf '%s\n' 'root:x:0:0:root:/root:/bin/sh' \
 	'nobody:x:65534:65534:nobody:/:/bin/false' >"$root/etc/passwd"
 (cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet) >"$out"
