@@ -612,6 +612,33 @@ void varlink_put_json(struct varlink_call *call, const char *key,
 EXPORT_SYMBOL_GPL(varlink_put_json);
 
 /**
+ * vl_call_put_raw() - add a value written earlier to the next reply
+ * @call: the call
+ * @key: the member name
+ * @json: one complete JSON value
+ * @len: bytes of @json
+ */
+void vl_call_put_raw(struct varlink_call *call, const char *key,
+		     const char *json, size_t len)
+{
+	vl_jsonw_raw(put_key(call, key), json, len);
+}
+
+/**
+ * vl_call_put_members() - add members prepared earlier to the next reply
+ * @call: the call
+ * @json: complete members, as vl_jsonw_members() takes them
+ * @len: bytes of @json
+ *
+ * For replies the core writes once and sends many times.
+ */
+void vl_call_put_members(struct varlink_call *call, const char *json,
+			 size_t len)
+{
+	vl_jsonw_members(reply_writer(call), json, len);
+}
+
+/**
  * varlink_put_null() - add a null to the next reply
  * @call: the call
  * @key: the member name, or NULL inside an array
@@ -721,7 +748,9 @@ static void check_reply(struct varlink_call *call, const char *error,
 }
 #endif
 
-/* Finish the reply written so far, send it, and start the next one. */
+/* Finish the reply written so far, send it, and start the next one
+ * unless it was the final one.
+ */
 static int call_send(struct varlink_call *call, const char *error,
 		     bool continues)
 {
@@ -752,7 +781,9 @@ static int call_send(struct varlink_call *call, const char *error,
 		err = vl_conn_send(call->conn, msg, len + 1);
 	if (w->buf && w->buf != call->reply)
 		vl_stat_inc(allocations);	/* it outgrew @reply */
-	reply_reset(call);
+	/* the next reply, if there is one: call_finish() may write another */
+	if (continues || err)
+		reply_reset(call);
 	return err;
 }
 

@@ -73,8 +73,10 @@ enum {
 	VL_CONN_TX_FULL,	/* the socket took not all output: wake on space */
 };
 
-/* Buffers up to this size come from buf_cache; so many replies are batched */
-#define VL_CONN_BUF		4096
+/* Buffers up to this size come from buf_cache; so many replies are
+ * batched: 16 of GetInfo's, for one
+ */
+#define VL_CONN_BUF		8192
 
 struct vl_conn {
 	struct socket *sock;
@@ -320,6 +322,7 @@ static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
 		if (n < 0)
 			return n;
 		off += n;
+		vl_stat_inc(sends);
 		vl_stat_add(bytes_out, n);
 	}
 	return off;
@@ -413,6 +416,13 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 	/* only the reader's own task may see conn->cork */
 	cork = READ_ONCE(conn->server) == current && conn->cork &&
 	       queued + len <= VL_CONN_BUF;
+	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
+		/* the end of a batch: all of it in one write */
+		memcpy(conn->tx + conn->tx_len, msg, len);
+		conn->tx_len += len;
+		err = tx_flush(conn);
+		goto done;
+	}
 	if (queued && !cork) {
 		/* what is queued goes first, and may leave room for @msg */
 		err = tx_flush(conn);
@@ -507,6 +517,12 @@ static int rx_grow(struct vl_conn *conn)
 	return 0;
 }
 
+static bool rx_empty(const struct sock *sk)
+{
+	return skb_queue_empty_lockless(&sk->sk_receive_queue) &&
+	       !(READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN);
+}
+
 /* Find the next complete message, at conn->rx + conn->rx_off, reading
  * from the socket as needed.
  * Return: 1 with *@len set to the message's length (without its NUL);
@@ -536,6 +552,15 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 			memmove(conn->rx, conn->rx + conn->rx_off, conn->rx_len);
 			conn->rx_off = 0;
 			conn->rx_scanned = conn->rx_len;
+		}
+		/* Nothing to read, and no end of input to learn: spare the
+		 * system call.  What comes now calls conn_data_ready(), which
+		 * finds @io_lock held and queues io_work.
+		 */
+		if (rx_empty(conn->sock->sk)) {
+			if (!conn->rx_len)
+				rx_release(conn);	/* idle: hold no buffer */
+			return 0;
 		}
 		if (conn->rx_len == conn->rx_cap && rx_grow(conn))
 			return -ENOMEM;

@@ -202,11 +202,12 @@ static void call_fail(struct varlink_call *call, const char *error,
 	varlink_error(call, error);
 }
 
-/* Find the method a call names.  Return: the method, or NULL once the
- * call is finished with an error.
+/* find_method() for a name with escapes, and to tell which name is
+ * unknown.  Not inlined: kernels that zero the stack (INIT_STACK_ALL_ZERO)
+ * would clear @name for every call.
  */
-static const struct varlink_method *find_method(struct varlink_call *call,
-						const struct vl_json *js, u32 tok)
+static noinline const struct varlink_method *
+find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
 {
 	const struct vl_idl_member *member;
 	char name[VL_METHOD_NAME_MAX + 1];
@@ -240,6 +241,44 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 	return iface->methods[member - iface->idl->members];
 }
 
+/* Find the method a call names.  Return: the method, or NULL once the
+ * call is finished with an error.
+ */
+static const struct varlink_method *find_method(struct varlink_call *call,
+						const struct vl_json *js, u32 tok)
+{
+	const struct vl_json_tok *t = &js->toks[tok];
+	const struct vl_idl_member *member;
+	struct vl_iface *iface;
+
+	/* a name with no escape is its text: one hash, one compare */
+	if (t->flags & VL_JSON_F_ESC)
+		return find_method_slow(call, js, tok);
+	iface = vl_method_get(js->buf + t->start + 1, t->len - 2,
+			      vl_conn_net(call->conn), &member);
+	if (!iface)
+		return find_method_slow(call, js, tok);
+	call->iface = iface;	/* the call owns the reference */
+	call->member = member;
+	return iface->methods[member - iface->idl->members];
+}
+
+/* End a call whose parameters do not match the IDL.  Not inlined, for
+ * the same reason as find_method_slow().
+ */
+static noinline void refuse_invalid(struct varlink_call *call,
+				    const struct vl_json *js,
+				    const struct vl_validate_error *verr)
+{
+	char name[VL_METHOD_NAME_MAX + 1];
+	int len;
+
+	len = vl_validate_param_name(js, verr, name, sizeof(name));
+	if (len < 0)
+		len = strscpy(name, "parameters", sizeof(name));
+	call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
+}
+
 /* Where a VARLINK_CAPABLE method's capability is checked */
 static struct user_namespace *capable_ns(const struct varlink_call *call)
 {
@@ -257,8 +296,6 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 {
 	const struct varlink_method *m = call->method;
 	struct vl_validate_error verr;
-	char name[VL_METHOD_NAME_MAX + 1];
-	int len;
 
 	if (env->upgrade || !m->call) {
 		call_fail(call, VL_ERR("MethodNotImplemented"), "method",
@@ -271,10 +308,7 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 	}
 	if (vl_validate(call->iface->idl, call->member->type, js, env->params,
 			&verr)) {
-		len = vl_validate_param_name(js, &verr, name, sizeof(name));
-		if (len < 0)
-			len = strscpy(name, "parameters", sizeof(name));
-		call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
+		refuse_invalid(call, js, &verr);
 		return false;
 	}
 	if ((m->flags & VARLINK_CAPABLE) &&

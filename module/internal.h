@@ -51,6 +51,7 @@ struct vl_stats {
 	u64 protocol_errors;
 	u64 bytes_in;
 	u64 bytes_out;
+	u64 sends;
 	u64 allocations;
 };
 
@@ -128,12 +129,25 @@ struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn);
 unsigned int vl_conn_count_net(const struct net *net);
 
 /* registry.c: the registered interfaces */
+struct vl_iface;
+
+/* A method in the registry's hash table of full method names */
+struct vl_method_slot {
+	struct hlist_node node;
+	struct vl_iface *iface;
+	const struct vl_idl_member *member;
+	u32 hash;
+};
+
 struct vl_iface {
 	struct list_head node;
 	const struct varlink_interface *desc;
 	struct module *owner;
 	struct vl_idl *idl;
 	const struct varlink_method **methods;	/* by IDL member index */
+	struct vl_method_slot *slots;		/* one per method */
+	char *description;			/* the IDL as a JSON string */
+	size_t description_len;
 	refcount_t ref;
 	spinlock_t lock;			/* protects @calls */
 	struct list_head calls;			/* calls not finished yet */
@@ -142,6 +156,9 @@ struct vl_iface {
 };
 
 struct vl_iface *vl_iface_get(const char *name, size_t len);
+struct vl_iface *vl_method_get(const char *name, size_t len,
+			       const struct net *net,
+			       const struct vl_idl_member **member);
 void vl_iface_put(struct vl_iface *iface);
 bool vl_iface_served_in(const struct vl_iface *iface, const struct net *net);
 struct vl_iface *vl_iface_get_served(const char *name, size_t len,
@@ -150,6 +167,7 @@ bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
 			  void *data);
+void vl_registry_prepare(void);
 void vl_registry_exit(void);
 
 #ifdef VARLINK_TEST_HOOKS
@@ -229,6 +247,10 @@ void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
+void vl_call_put_members(struct varlink_call *call, const char *json,
+			 size_t len);
+void vl_call_put_raw(struct varlink_call *call, const char *key,
+		     const char *json, size_t len);
 bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
 		     int cap);
 
@@ -247,5 +269,6 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller);
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);
 void vl_service_exit(void);
+void vl_service_prepare(void);
 
 #endif /* _VL_INTERNAL_H */

@@ -363,6 +363,27 @@ void vl_jsonw_arr_close(struct vl_jsonw *w)
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_arr_close);
 
 /**
+ * vl_jsonw_members() - write object members prepared earlier
+ * @w:    the writer, in an object, no key pending
+ * @json: complete members as they stand between an object's braces, e.g.
+ *        "\"a\":1,\"b\":[]": not checked but for being non-empty
+ * @len:  bytes of @json
+ */
+void vl_jsonw_members(struct vl_jsonw *w, const char *json, size_t len)
+{
+	if (w->err)
+		return;
+	if (!in_obj(w) || w->want_value || !len) {
+		set_err(w, -EINVAL);
+		return;
+	}
+	if (w->buf[w->len - 1] != '{' && !put_c(w, ','))
+		return;
+	put(w, json, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_members);
+
+/**
  * vl_jsonw_key_len() - write an object key; its value must follow
  * @w:   the writer
  * @key: the key, any bytes (escaped like a string)

@@ -71,6 +71,7 @@ void vl_jsonw_bool(struct vl_jsonw *w, bool v);
 void vl_jsonw_null(struct vl_jsonw *w);
 void vl_jsonw_fixed(struct vl_jsonw *w, s64 v, unsigned int decimals);
 void vl_jsonw_raw(struct vl_jsonw *w, const char *json, size_t len);
+void vl_jsonw_members(struct vl_jsonw *w, const char *json, size_t len);
 
 /**
  * vl_jsonw_error() - the sticky error of a writer

@@ -111,6 +111,7 @@ static struct vl_stat_attr stat_attrs[] = {
 	VL_STAT(protocol_errors),
 	VL_STAT(bytes_in),
 	VL_STAT(bytes_out),
+	VL_STAT(sends),
 	VL_STAT(allocations),
 };
 

@@ -5,12 +5,16 @@
  * Registration parses the IDL and checks the provider's method table
  * against it, in both directions, before the interface becomes visible.
  * Lookups run under RCU and take a reference that fails once the
- * interface is being unregistered.  Unregistration unlinks the interface,
+ * interface is being unregistered.  Calls are routed through a hash table
+ * of every method's full name, "interface.Method": one hash of the name
+ * the call gives, and one compare to confirm it.  Unregistration unlinks the interface,
  * cancels the calls it has not finished (deferred calls, streams), and
  * waits until every call has sent its final reply: after it returns, no
  * call references the provider's code or data.
  */
 #include <linux/capability.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/module.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -23,6 +27,13 @@
 
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
+/* every method of the registry, by vl_method_hash(); RCU for readers */
+static DEFINE_HASHTABLE(methods, 8);
+
+static u32 vl_method_hash(const char *name, size_t len)
+{
+	return jhash(name, len, 0);
+}
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
 				 VARLINK_FAST | VARLINK_CAPABLE_NET)
@@ -58,6 +69,53 @@ struct vl_iface *vl_iface_get(const char *name, size_t len)
 	return found;
 }
 EXPORT_SYMBOL_IF_KUNIT(vl_iface_get);
+
+/* Whether @s is the method "interface.Method" in @name */
+static bool slot_is(const struct vl_method_slot *s, const char *name,
+		    size_t len)
+{
+	const struct vl_idl *idl = s->iface->idl;
+	size_t n = idl->name_len;
+
+	return len == n + 1 + s->member->name_len && !memcmp(name, idl->name, n) &&
+	       name[n] == '.' && !memcmp(name + n + 1, s->member->name, len - n - 1);
+}
+
+/**
+ * vl_method_get() - find a method by its full name and take a reference
+ *	on its interface
+ * @name: "interface.Method", not NUL-terminated
+ * @len: bytes of @name
+ * @net: the caller's network namespace
+ * @member: set to the method's member of the interface's IDL
+ *
+ * Return: the interface, served in @net, or NULL if no such method is,
+ * or its interface is going away; the caller then asks vl_iface_get()
+ * which of the two names is unknown.
+ */
+struct vl_iface *vl_method_get(const char *name, size_t len,
+			       const struct net *net,
+			       const struct vl_idl_member **member)
+{
+	u32 hash = vl_method_hash(name, len);
+	struct vl_iface *found = NULL;
+	struct vl_method_slot *s;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(methods, s, node, hash) {
+		if (s->hash != hash || !slot_is(s, name, len))
+			continue;
+		if (vl_iface_served_in(s->iface, net) &&
+		    refcount_inc_not_zero(&s->iface->ref)) {
+			found = s->iface;
+			*member = s->member;
+		}
+		break;
+	}
+	rcu_read_unlock();
+	return found;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_method_get);
 
 /**
  * vl_iface_served_in() - whether an interface is served in a network
@@ -255,6 +313,63 @@ static int check_methods(const struct varlink_interface *desc,
 	return 0;
 }
 
+/* The hash table's slots of @iface's methods, each the hash of its full
+ * name, "interface.Method".
+ */
+static int make_slots(struct vl_iface *iface, unsigned int n)
+{
+	const struct vl_idl *idl = iface->idl;
+	const struct vl_idl_member *member;
+	unsigned int i = 0;
+	char *name;
+	int len;
+
+	iface->slots = kcalloc(n, sizeof(*iface->slots), GFP_KERNEL);
+	if (!iface->slots)
+		return -ENOMEM;
+	/* check_methods(): the IDL has exactly @n methods */
+	for (member = vl_idl_next_method(idl, NULL); member && i < n;
+	     member = vl_idl_next_method(idl, member)) {
+		struct vl_method_slot *s = &iface->slots[i++];
+
+		name = kasprintf(GFP_KERNEL, "%.*s.%.*s", idl->name_len,
+				 idl->name, member->name_len, member->name);
+		if (!name)
+			return -ENOMEM;	/* iface_free() frees the slots */
+		len = strlen(name);
+		s->hash = vl_method_hash(name, len);
+		s->iface = iface;
+		s->member = member;
+		kfree(name);
+	}
+	return 0;
+}
+
+/* GetInterfaceDescription's answer, escaped once for every call */
+static int make_description(struct vl_iface *iface, const char *idl)
+{
+	struct vl_jsonw w;
+	const char *text;
+	size_t len;
+	int err;
+
+	/* \u00XX for each byte at most, the quotes and the NUL */
+	vl_jsonw_init(&w, 6 * VL_IDL_SIZE_MAX + 3, GFP_KERNEL);
+	vl_jsonw_str(&w, idl);
+	text = vl_jsonw_text(&w, &len);
+	err = vl_jsonw_error(&w);
+	if (text) {
+		iface->description = kvmalloc(len, GFP_KERNEL);
+		err = iface->description ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		memcpy(iface->description, text, len);
+		iface->description_len = len;
+	}
+	vl_jsonw_release(&w);
+	return err;
+}
+
 static struct vl_iface *iface_create(const struct varlink_interface *desc)
 {
 	struct vl_idl_error perr = {};
@@ -287,6 +402,12 @@ static struct vl_iface *iface_create(const struct varlink_interface *desc)
 	err = check_methods(desc, iface->idl, iface->methods);
 	if (err)
 		goto err_methods;
+	err = make_slots(iface, desc->n_methods);
+	if (err)
+		goto err_methods;
+	err = make_description(iface, desc->idl);
+	if (err)
+		goto err_methods;
 
 	iface->desc = desc;
 	refcount_set(&iface->ref, 1);
@@ -295,6 +416,8 @@ static struct vl_iface *iface_create(const struct varlink_interface *desc)
 	return iface;
 
 err_methods:
+	kvfree(iface->description);
+	kfree(iface->slots);
 	kfree(iface->methods);
 err_idl:
 	vl_idl_free(iface->idl);
@@ -305,6 +428,8 @@ err_free:
 
 static void iface_free(struct vl_iface *iface)
 {
+	kvfree(iface->description);
+	kfree(iface->slots);
 	kfree(iface->methods);
 	vl_idl_free(iface->idl);
 	kfree(iface);
@@ -331,6 +456,7 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 {
 	struct vl_iface *new, *pos;
 	struct list_head *at = &registry;
+	unsigned int i;
 	int c;
 
 	new = iface_create(iface);
@@ -354,6 +480,9 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 		}
 	}
 	list_add_tail_rcu(&new->node, at);
+	for (i = 0; i < iface->n_methods; i++)
+		hash_add_rcu(methods, &new->slots[i].node, new->slots[i].hash);
+	vl_service_prepare();
 	mutex_unlock(&registry_lock);
 	return 0;
 }
@@ -396,12 +525,16 @@ static void iface_drain(struct vl_iface *iface)
 void varlink_unregister_interface(const struct varlink_interface *iface)
 {
 	struct vl_iface *pos, *found = NULL;
+	unsigned int i;
 
 	mutex_lock(&registry_lock);
 	list_for_each_entry(pos, &registry, node) {
 		if (pos->desc == iface) {
 			found = pos;
 			list_del_rcu(&pos->node);
+			for (i = 0; i < iface->n_methods; i++)
+				hash_del_rcu(&pos->slots[i].node);
+			vl_service_prepare();
 			break;
 		}
 	}
@@ -417,18 +550,30 @@ EXPORT_SYMBOL_GPL(varlink_unregister_interface);
 
 /**
  * vl_registry_for_each() - visit the registered interfaces, sorted by name
- * @fn: called for each, under the registry's mutex: it may sleep, and
- *	must not register or unregister an interface
+ * @fn: called for each; it may sleep, and must not register or
+ *	unregister an interface
  * @data: passed to @fn
+ *
+ * Context: under the registry's mutex: from vl_service_prepare().
  */
 void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
 			  void *data)
 {
 	struct vl_iface *iface;
 
-	mutex_lock(&registry_lock);
+	lockdep_assert_held(&registry_lock);
 	list_for_each_entry(iface, &registry, node)
 		fn(iface, data);
+}
+
+/**
+ * vl_registry_prepare() - vl_service_prepare() once more, under the
+ *	registry's mutex, for a prepared reply that could not be written
+ */
+void vl_registry_prepare(void)
+{
+	mutex_lock(&registry_lock);
+	vl_service_prepare();
 	mutex_unlock(&registry_lock);
 }
 

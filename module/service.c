@@ -5,7 +5,10 @@
  * error.  Both register through the public API, like any provider.
  */
 #include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/utsname.h>
+#include <net/net_namespace.h>
 
 #include "internal.h"
 
@@ -49,23 +52,104 @@ static const char service_idl[] =
 "# Method is expected to be called with 'upgrade' set to true, but wasn't\n"
 "error ExpectedUpgrade ()\n";
 
-static void put_name(const struct vl_iface *iface, void *call)
+/*
+ * GetInfo's reply changes only when the registry does: it is written
+ * then, under the registry's mutex, once for the initial network
+ * namespace and once for the others (which are served the VARLINK_NETNS
+ * interfaces only), and each call copies it.  A call copies under
+ * info_srcu, as the copy may allocate.
+ */
+struct info_reply {
+	size_t len;
+	char members[];		/* between the braces of "parameters" */
+};
+
+static struct info_reply __rcu *info_replies[2];	/* [!host] */
+DEFINE_STATIC_SRCU(info_srcu);
+
+struct info_list {
+	struct vl_jsonw *w;
+	bool host;		/* for the initial network namespace */
+};
+
+static void list_name(const struct vl_iface *iface, void *data)
 {
-	if (vl_iface_served_in(iface, varlink_call_net(call)))
-		varlink_put_str_len(call, NULL, iface->idl->name,
-				    iface->idl->name_len);
+	struct info_list *l = data;
+
+	if (l->host || (iface->desc->flags & VARLINK_NETNS))
+		vl_jsonw_str_len(l->w, iface->idl->name, iface->idl->name_len);
+}
+
+static struct info_reply *info_write(bool host)
+{
+	struct info_reply *r = NULL;
+	struct vl_jsonw w;
+	struct info_list l = { .w = &w, .host = host };
+	const char *text;
+	size_t len;
+
+	vl_jsonw_init(&w, vl_config.max_output, GFP_KERNEL);
+	vl_jsonw_obj_open(&w);
+	vl_jsonw_kv_str(&w, "vendor", "Linux");
+	vl_jsonw_kv_str(&w, "product", "kvarlink, the in-kernel varlink server");
+	vl_jsonw_kv_str(&w, "version", init_utsname()->release);
+	vl_jsonw_kv_str(&w, "url", "https://varlink.org");
+	vl_jsonw_key(&w, "interfaces");
+	vl_jsonw_arr_open(&w);
+	vl_registry_for_each(list_name, &l);
+	vl_jsonw_arr_close(&w);
+	vl_jsonw_obj_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	if (text) {
+		/* never empty: "vendor" at least */
+		r = kmalloc(struct_size(r, members, len - 2), GFP_KERNEL);
+		if (r) {
+			r->len = len - 2;
+			memcpy(r->members, text + 1, r->len);
+		}
+	}
+	vl_jsonw_release(&w);
+	return r;
+}
+
+/**
+ * vl_service_prepare() - write GetInfo's replies for the registry as it is
+ *
+ * A reply that cannot be written is left out: GetInfo tries once more.
+ *
+ * Context: process context, under the registry's mutex.
+ */
+void vl_service_prepare(void)
+{
+	struct info_reply *old[ARRAY_SIZE(info_replies)];
+	unsigned int i;
+
+	/* the registry's mutex serialises the writers */
+	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
+		old[i] = rcu_replace_pointer(info_replies[i], info_write(!i),
+					     true);
+	synchronize_srcu(&info_srcu);
+	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
+		kfree(old[i]);
 }
 
 static int get_info(struct varlink_call *call, const void *params)
 {
-	varlink_put_str(call, "vendor", "Linux");
-	varlink_put_str(call, "product", "kvarlink, the in-kernel varlink server");
-	varlink_put_str(call, "version", init_utsname()->release);
-	varlink_put_str(call, "url", "https://varlink.org");
-	varlink_open_array(call, "interfaces");
-	vl_registry_for_each(put_name, call);
-	varlink_close_array(call);
-	return varlink_reply(call);
+	bool host = net_eq(varlink_call_net(call), &init_net);
+	struct info_reply *r;
+	int idx, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		idx = srcu_read_lock(&info_srcu);
+		r = srcu_dereference(info_replies[!host], &info_srcu);
+		if (r)
+			vl_call_put_members(call, r->members, r->len);
+		srcu_read_unlock(&info_srcu, idx);
+		if (r)
+			return varlink_reply(call);
+		vl_registry_prepare();
+	}
+	return -ENOMEM;
 }
 
 struct describe_params {
@@ -88,7 +172,8 @@ static int get_description(struct varlink_call *call, const void *params)
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, VL_ERR("InterfaceNotFound"));
 	}
-	varlink_put_str(call, "description", iface->desc->idl);
+	vl_call_put_raw(call, "description", iface->description,
+			iface->description_len);
 	vl_iface_put(iface);
 	return varlink_reply(call);
 }
@@ -140,6 +225,9 @@ static const char kernel_idl[] =
 "  bytes_in: int,\n"
 "  # Bytes sent to clients.\n"
 "  bytes_out: int,\n"
+"  # Writes of replies to clients' sockets: the replies to calls a client\n"
+"  # pipelines share them.\n"
+"  sends: int,\n"
 "  # Allocations made while serving messages: what the per-CPU caches and\n"
 "  # a call's inline buffers could not spare.\n"
 "  allocations: int\n"
@@ -246,6 +334,11 @@ int vl_service_init(void)
 
 void vl_service_exit(void)
 {
+	unsigned int i;
+
 	varlink_unregister_interface(&kernel_iface);
 	varlink_unregister_interface(&service_iface);
+	/* GetInfo has no caller left: nobody reads them */
+	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
+		kfree(rcu_replace_pointer(info_replies[i], NULL, true));
 }

@@ -176,7 +176,7 @@ static void *statistician(void *arg)
 {
 	static const char *const names[] = {
 		"connections", "connections_total", "calls", "calls_inline",
-		"errors", "bytes_in", "bytes_out", "allocations",
+		"errors", "bytes_in", "bytes_out", "sends", "allocations",
 	};
 	struct vt_conn c;
 	unsigned int i;

@@ -978,7 +978,7 @@ TEST(get_info)
 static const char *const stat_keys[] = {
 	"connections", "connections_total", "refused", "calls",
 	"calls_inline", "errors", "protocol_errors", "bytes_in", "bytes_out",
-	"allocations",
+	"sends", "allocations",
 };
 
 static const char *const limit_keys[] = {

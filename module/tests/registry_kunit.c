@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/capability.h>
 #include <linux/module.h>
+#include <net/net_namespace.h>
 
 #include "../internal.h"
 #include "../validate.h"
@@ -167,6 +168,58 @@ static void registry_test_lookup_after_unregister(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vl_iface_get("org.kernel.test.reg", 19));
 }
 
+/* Calls are routed by the hash of "interface.Method": only the methods
+ * of registered interfaces are found, by their exact full name.
+ */
+static void registry_test_method_lookup(struct kunit *test)
+{
+	static const char idl[] = IDL_PING
+		"type T (a: int)\n"
+		"error Oops ()\n";
+	const struct varlink_interface iface = {
+		.idl = idl, .methods = good, .n_methods = ARRAY_SIZE(good),
+	};
+	static const char *const absent[] = {
+		"org.kernel.test.reg.T", "org.kernel.test.reg.Oops",
+		"org.kernel.test.reg.Pin", "org.kernel.test.reg.Pingg",
+		"org.kernel.test.re.Ping", "org.kernel.test.regg.Ping",
+		"org.kernel.test.reg_Ping", "org.kernel.test.reg.ping",
+		"org.kernel.test.reg.", "Ping", "",
+	};
+	static const char *const present[] = { "Ping", "Stream" };
+	const struct vl_idl_member *member;
+	struct vl_iface *found;
+	char name[64];
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, varlink_register_interface(&iface), 0);
+	for (i = 0; i < ARRAY_SIZE(present); i++) {
+		snprintf(name, sizeof(name), "org.kernel.test.reg.%s", present[i]);
+		member = NULL;
+		found = vl_method_get(name, strlen(name), &init_net, &member);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, found, "%s", name);
+		if (!found)
+			continue;
+		KUNIT_EXPECT_EQ(test, found->desc, &iface);
+		KUNIT_EXPECT_EQ(test, member->kind, VL_IDL_METHOD);
+		KUNIT_EXPECT_EQ(test, member->name_len, strlen(present[i]));
+		KUNIT_EXPECT_EQ(test, memcmp(member->name, present[i],
+					     member->name_len), 0);
+		vl_iface_put(found);
+	}
+	for (i = 0; i < ARRAY_SIZE(absent); i++) {
+		found = vl_method_get(absent[i], strlen(absent[i]), &init_net,
+				      &member);
+		KUNIT_EXPECT_NULL_MSG(test, found, "%s", absent[i]);
+		if (found)
+			vl_iface_put(found);
+	}
+	varlink_unregister_interface(&iface);
+	strscpy(name, "org.kernel.test.reg.Ping", sizeof(name));
+	KUNIT_EXPECT_NULL(test, vl_method_get(name, strlen(name), &init_net,
+					      &member));
+}
+
 struct env_case {
 	const char *desc;
 	const char *json;
@@ -230,6 +283,7 @@ static void registry_test_envelope(struct kunit *test)
 static struct kunit_case registry_test_cases[] = {
 	KUNIT_CASE_PARAM(registry_test_register, reg_gen_params),
 	KUNIT_CASE(registry_test_lookup_after_unregister),
+	KUNIT_CASE(registry_test_method_lookup),
 	KUNIT_CASE_PARAM(registry_test_envelope, env_gen_params),
 	{}
 };

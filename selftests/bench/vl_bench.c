@@ -143,7 +143,7 @@ struct result {
 	double rate;		/* calls per second */
 	double p50, p99;	/* microseconds */
 	long long n;		/* calls made */
-	long long calls, inlined, allocs;	/* varlink.ko statistics deltas */
+	long long calls, inlined, allocs, sends;	/* varlink.ko statistics deltas */
 };
 
 static struct result results[N_TARGETS][N_MODES][MAX_REPS];
@@ -714,7 +714,7 @@ static long long held_conns;	/* idle ones mem_measure() holds */
 static void run_one(struct target *t, const struct mode *m, struct result *r)
 {
 	struct run *run = xcalloc(1, sizeof(*run));
-	long long calls0 = -1, inline0 = -1, allocs0 = -1, end = 0;
+	long long calls0 = -1, inline0 = -1, allocs0 = -1, sends0 = -1, end = 0;
 	struct samples all = { 0 };
 	unsigned int i, nw = m->conns;
 	size_t k;
@@ -737,6 +737,7 @@ static void run_one(struct target *t, const struct mode *m, struct result *r)
 		calls0 = stat_read("statistics/calls");
 		inline0 = stat_read("statistics/calls_inline");
 		allocs0 = stat_read("statistics/allocations");
+		sends0 = stat_read("statistics/sends");
 	}
 	pthread_barrier_init(&run->ready, NULL, nw + 1);
 	pthread_barrier_init(&run->go, NULL, nw + 1);
@@ -764,6 +765,8 @@ static void run_one(struct target *t, const struct mode *m, struct result *r)
 			stat_read("statistics/calls_inline") - inline0 : -1;
 		r->allocs = allocs0 >= 0 ?
 			stat_read("statistics/allocations") - allocs0 : -1;
+		r->sends = sends0 >= 0 ?
+			stat_read("statistics/sends") - sends0 : -1;
 	}
 	for (i = 0; i < nw; i++)
 		conn_close(&run->w[i].conn);
@@ -950,9 +953,9 @@ static void print_table(void)
 {
 	unsigned int ti, mi, i;
 
-	printf("\n%-23s %-6s %9s %6s %6s %9s %6s %9s %6s %6s %6s\n", "target",
+	printf("\n%-23s %-6s %9s %6s %6s %9s %6s %9s %6s %6s %6s %6s\n", "target",
 	       "mode", "calls/s", "spread", "x raw", "p50 us", "x raw", "p99 us",
-	       "x raw", "inline", "allocs");
+	       "x raw", "inline", "allocs", "sends");
 	for (ti = 0; ti < N_TARGETS; ti++) {
 		struct target *t = &targets[ti];
 
@@ -963,8 +966,8 @@ static void print_table(void)
 		for (mi = 0; mi < N_MODES; mi++) {
 			double rate = med_of(t, mi, RATE), p50 = med_of(t, mi, P50);
 			double p99 = med_of(t, mi, P99);
-			long long calls = 0, inlined = 0, allocs = 0;
-			char inl[16] = "", alc[16] = "", x[3][16];
+			long long calls = 0, inlined = 0, allocs = 0, sends = 0;
+			char inl[16] = "", alc[16] = "", snd[16] = "", x[3][16];
 
 			if (rate < 0) {
 				printf("%-23s %-6s failed\n", t->id, modes[mi].id);
@@ -974,6 +977,7 @@ static void print_table(void)
 				calls += results[ti][mi][i].calls;
 				inlined += results[ti][mi][i].inlined;
 				allocs += results[ti][mi][i].allocs;
+				sends += results[ti][mi][i].sends;
 			}
 			if (t->kernel && calls > 0 && inlined >= 0)
 				snprintf(inl, sizeof(inl), "%.0f%%",
@@ -981,11 +985,14 @@ static void print_table(void)
 			if (t->kernel && calls > 0 && allocs >= 0)
 				snprintf(alc, sizeof(alc), "%.3f",
 					 (double)allocs / calls);
-			printf("%-23s %-6s %9.0f %5.0f%% %6s %9.1f %6s %9.1f %6s %6s %6s\n",
+			if (t->kernel && calls > 0 && sends >= 0)
+				snprintf(snd, sizeof(snd), "%.3f",
+					 (double)sends / calls);
+			printf("%-23s %-6s %9.0f %5.0f%% %6s %9.1f %6s %9.1f %6s %6s %6s %6s\n",
 			       t->id, modes[mi].id, rate, spread_of(t, mi),
 			       fmt_ratio(x[0], ratio_of(t, mi, RATE)), p50,
 			       fmt_ratio(x[1], ratio_of(t, mi, P50)), p99,
-			       fmt_ratio(x[2], ratio_of(t, mi, P99)), inl, alc);
+			       fmt_ratio(x[2], ratio_of(t, mi, P99)), inl, alc, snd);
 		}
 	}
 }
@@ -1445,7 +1452,8 @@ static int run_all(const char *go_path)
 		       "== varlink.ko's calls (warm-ups included) served in the caller's\n"
 		       "== task; allocs: varlink.ko's allocations per call\n"
 		       "== (statistics/allocations: what its per-CPU caches and a\n"
-		       "== call's inline buffers could not serve).\n"
+		       "== call's inline buffers could not serve); sends: its writes\n"
+		       "== of replies to sockets per call (statistics/sends).\n"
 		       "== seq: 1 connection, client pinned to CPU 0;\n"
 		       "== pipe16: the same, 16 calls in flight; cN: N connections,\n"
 		       "== a thread each, one call at a time\n", opt_reps);
@@ -1470,7 +1478,8 @@ static int load(const char *id, double seconds)
 
 	if (!t || !(t->kind == GENL || (t->kernel && !t->fast_path)) ||
 	    seconds <= 0) {
-		fprintf(stderr, "vl-bench load: nlctrl, kernel-ping or kernel-getinfo, and seconds\n");
+		fprintf(stderr, "usage: vl-bench %s nlctrl|kernel-ping|kernel-getinfo SECONDS\n",
+			"load");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -1478,7 +1487,7 @@ static int load(const char *id, double seconds)
 	opt_seconds = seconds;
 	run_one(t, &modes[0], &r);
 	if (!r.ok) {
-		fprintf(stderr, "vl-bench load: %s failed\n", id);
+		fprintf(stderr, "vl-bench: %s failed\n", id);
 		return 1;
 	}
 	printf("calls %lld rate %.0f\n", r.n, r.rate);

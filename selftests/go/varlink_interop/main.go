@@ -385,6 +385,7 @@ type statistics struct {
 	ProtocolErrors   int64 `json:"protocol_errors"`
 	BytesIn          int64 `json:"bytes_in"`
 	BytesOut         int64 `json:"bytes_out"`
+	Sends            int64 `json:"sends"`
 	Allocations      int64 `json:"allocations"`
 }
 
