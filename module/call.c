@@ -32,17 +32,18 @@
 
 static struct vl_cache call_cache;
 
+/* REPLY_HEAD and the object of the parameters opened: every reply's start,
+ * written once by vl_call_init()
+ */
+static struct vl_jsonw reply_head;
+static char reply_head_buf[32];
+
 /* Start the next reply afresh, dropping what was written and its error. */
 static void reply_reset(struct varlink_call *call)
 {
-	struct vl_jsonw *w = &call->w;
-
-	vl_jsonw_release(w);
-	vl_jsonw_init_buf(w, call->reply, sizeof(call->reply),
-			  vl_config.max_output, GFP_KERNEL_ACCOUNT);
-	vl_jsonw_obj_open(w);
-	vl_jsonw_key(w, "parameters");
-	vl_jsonw_obj_open(w);
+	vl_jsonw_release(&call->w);
+	vl_jsonw_init_copy(&call->w, &reply_head, call->reply,
+			   sizeof(call->reply));
 }
 
 /**
@@ -162,6 +163,15 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
  */
 int vl_call_init(void)
 {
+	struct vl_jsonw *w = &reply_head;
+
+	vl_jsonw_init_buf(w, reply_head_buf, sizeof(reply_head_buf),
+			  vl_config.max_output, GFP_KERNEL_ACCOUNT);
+	vl_jsonw_obj_open(w);
+	vl_jsonw_key(w, "parameters");
+	vl_jsonw_obj_open(w);
+	if (WARN_ON(vl_jsonw_error(w) || w->len != REPLY_PARAMS + 1))
+		return -EINVAL;
 	return vl_cache_init(&call_cache, "varlink_call",
 			     sizeof(struct varlink_call));
 }

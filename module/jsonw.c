@@ -238,6 +238,34 @@ void vl_jsonw_init_buf(struct vl_jsonw *w, char *buf, size_t size, size_t max,
 EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_init_buf);
 
 /**
+ * vl_jsonw_init_copy() - start a JSON text as a copy of another
+ * @w:    the writer
+ * @from: a writer whose text is shorter than @size: its text, its place
+ *        in it, its maximum and allocation flags are copied; an error of
+ *        @from is @w's
+ * @buf:  where to write first, as for vl_jsonw_init_buf()
+ * @size: bytes of @buf
+ *
+ * For texts that all start alike: the start is written once.
+ */
+void vl_jsonw_init_copy(struct vl_jsonw *w, const struct vl_jsonw *from,
+			char *buf, size_t size)
+{
+	vl_jsonw_init_buf(w, buf, size, from->max, from->gfp);
+	if (from->err || from->len >= w->cap) {
+		set_err(w, from->err ? from->err : -EMSGSIZE);
+		return;
+	}
+	memcpy(buf, from->buf, from->len);
+	w->len = from->len;
+	w->depth = from->depth;
+	w->obj = from->obj;
+	w->want_value = from->want_value;
+	w->done = from->done;
+}
+EXPORT_SYMBOL_IF_KUNIT(vl_jsonw_init_copy);
+
+/**
  * vl_jsonw_release() - free whatever @w still holds
  * @w: the writer; may be released more than once
  */

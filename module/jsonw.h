@@ -52,6 +52,8 @@ struct vl_jsonw {
 void vl_jsonw_init(struct vl_jsonw *w, size_t max, gfp_t gfp);
 void vl_jsonw_init_buf(struct vl_jsonw *w, char *buf, size_t size, size_t max,
 		       gfp_t gfp);
+void vl_jsonw_init_copy(struct vl_jsonw *w, const struct vl_jsonw *from,
+			char *buf, size_t size);
 void vl_jsonw_release(struct vl_jsonw *w);
 const char *vl_jsonw_text(struct vl_jsonw *w, size_t *len);
 void vl_jsonw_rewind(struct vl_jsonw *w, size_t len);

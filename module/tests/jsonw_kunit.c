@@ -332,6 +332,63 @@ static void jsonw_test_caller_buffer(struct kunit *test)
 	vl_jsonw_release(&w);
 }
 
+/* A copy goes on where its original stood; members go in as they are. */
+static void jsonw_test_copy(struct kunit *test)
+{
+	char head_buf[32], buf[64];
+	struct vl_jsonw head, w;
+	const char *text;
+	size_t len;
+
+	vl_jsonw_init_buf(&head, head_buf, sizeof(head_buf), 4096, GFP_KERNEL);
+	vl_jsonw_obj_open(&head);
+	vl_jsonw_key(&head, "parameters");
+	vl_jsonw_obj_open(&head);
+
+	vl_jsonw_init_copy(&w, &head, buf, sizeof(buf));
+	vl_jsonw_members(&w, "\"a\":1,\"b\":[]", 12);
+	vl_jsonw_kv_bool(&w, "c", true);
+	vl_jsonw_obj_close(&w);
+	vl_jsonw_kv_str(&w, "error", "e");
+	vl_jsonw_obj_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_PTR_EQ(test, text, (const char *)buf);
+	KUNIT_EXPECT_STREQ(test, text,
+			   "{\"parameters\":{\"a\":1,\"b\":[],\"c\":true},\"error\":\"e\"}");
+	vl_jsonw_release(&w);
+
+	/* the original is untouched; members after a member get a comma */
+	vl_jsonw_init_copy(&w, &head, buf, sizeof(buf));
+	vl_jsonw_kv_s64(&w, "x", 2);
+	vl_jsonw_members(&w, "\"y\":3", 5);
+	vl_jsonw_obj_close(&w);
+	vl_jsonw_obj_close(&w);
+	text = vl_jsonw_text(&w, &len);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_EXPECT_STREQ(test, text, "{\"parameters\":{\"x\":2,\"y\":3}}");
+	KUNIT_EXPECT_EQ(test, head.len, (size_t)15);
+	vl_jsonw_release(&w);
+
+	/* members out of place, or none: -EINVAL */
+	vl_jsonw_init_copy(&w, &head, buf, sizeof(buf));
+	vl_jsonw_key(&w, "k");
+	vl_jsonw_members(&w, "\"y\":3", 5);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+	vl_jsonw_init_copy(&w, &head, buf, sizeof(buf));
+	vl_jsonw_members(&w, "", 0);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+	vl_jsonw_init(&w, 4096, GFP_KERNEL);
+	vl_jsonw_arr_open(&w);
+	vl_jsonw_members(&w, "\"y\":3", 5);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EINVAL);
+
+	/* a copy that does not fit its buffer */
+	vl_jsonw_init_copy(&w, &head, buf, 8);
+	KUNIT_EXPECT_EQ(test, vl_jsonw_error(&w), -EMSGSIZE);
+	vl_jsonw_release(&head);
+}
+
 /* Rewinding drops whole members, as a reply without parameters needs. */
 static void jsonw_test_rewind(struct kunit *test)
 {
@@ -384,6 +441,7 @@ static struct kunit_case jsonw_test_cases[] = {
 	KUNIT_CASE(jsonw_test_reply),
 	KUNIT_CASE(jsonw_test_caller_buffer),
 	KUNIT_CASE(jsonw_test_rewind),
+	KUNIT_CASE(jsonw_test_copy),
 	{}
 };
 
