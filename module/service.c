@@ -52,8 +52,7 @@ static const char service_idl[] =
 "# Method is expected to be called with 'upgrade' set to true, but wasn't\n"
 "error ExpectedUpgrade ()\n";
 
-/*
- * GetInfo's reply changes only when the registry does: it is written
+/* GetInfo's reply changes only when the registry does: it is written
  * then, under the registry's mutex, once for the initial network
  * namespace and once for the others (which are served the VARLINK_NETNS
  * interfaces only), and each call copies it.  A call copies under
