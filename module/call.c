@@ -622,19 +622,6 @@ void varlink_put_json(struct varlink_call *call, const char *key,
 EXPORT_SYMBOL_GPL(varlink_put_json);
 
 /**
- * vl_call_put_raw() - add a value written earlier to the next reply
- * @call: the call
- * @key: the member name
- * @json: one complete JSON value
- * @len: bytes of @json
- */
-void vl_call_put_raw(struct varlink_call *call, const char *key,
-		     const char *json, size_t len)
-{
-	vl_jsonw_raw(put_key(call, key), json, len);
-}
-
-/**
  * vl_call_put_members() - add members prepared earlier to the next reply
  * @call: the call
  * @json: complete members, as vl_jsonw_members() takes them

@@ -146,8 +146,7 @@ struct vl_iface {
 	struct vl_idl *idl;
 	const struct varlink_method **methods;	/* by IDL member index */
 	struct vl_method_slot *slots;		/* one per method */
-	char *description;			/* the IDL as a JSON string */
-	size_t description_len;
+	struct varlink_json description;	/* the IDL as a JSON string */
 	refcount_t ref;
 	spinlock_t lock;			/* protects @calls */
 	struct list_head calls;			/* calls not finished yet */
@@ -249,8 +248,6 @@ void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
 void vl_call_put_members(struct varlink_call *call, const char *json,
 			 size_t len);
-void vl_call_put_raw(struct varlink_call *call, const char *key,
-		     const char *json, size_t len);
 bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
 		     int cap);
 

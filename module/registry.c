@@ -351,6 +351,7 @@ static int make_description(struct vl_iface *iface, const char *idl)
 	struct vl_jsonw w;
 	const char *text;
 	size_t len;
+	char *copy;
 	int err;
 
 	/* \u00XX for each byte at most, the quotes and the NUL */
@@ -359,12 +360,13 @@ static int make_description(struct vl_iface *iface, const char *idl)
 	text = vl_jsonw_text(&w, &len);
 	err = vl_jsonw_error(&w);
 	if (text) {
-		iface->description = kvmalloc(len, GFP_KERNEL);
-		err = iface->description ? 0 : -ENOMEM;
+		copy = kvmalloc(len, GFP_KERNEL);
+		err = copy ? 0 : -ENOMEM;
 	}
 	if (!err) {
-		memcpy(iface->description, text, len);
-		iface->description_len = len;
+		memcpy(copy, text, len);
+		iface->description.text = copy;
+		iface->description.len = len;
 	}
 	vl_jsonw_release(&w);
 	return err;
@@ -416,7 +418,7 @@ static struct vl_iface *iface_create(const struct varlink_interface *desc)
 	return iface;
 
 err_methods:
-	kvfree(iface->description);
+	kvfree(iface->description.text);
 	kfree(iface->slots);
 	kfree(iface->methods);
 err_idl:
@@ -428,7 +430,7 @@ err_free:
 
 static void iface_free(struct vl_iface *iface)
 {
-	kvfree(iface->description);
+	kvfree(iface->description.text);
 	kfree(iface->slots);
 	kfree(iface->methods);
 	vl_idl_free(iface->idl);

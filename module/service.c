@@ -171,8 +171,7 @@ static int get_description(struct varlink_call *call, const void *params)
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, VL_ERR("InterfaceNotFound"));
 	}
-	vl_call_put_raw(call, "description", iface->description,
-			iface->description_len);
+	varlink_put_json(call, "description", &iface->description);
 	vl_iface_put(iface);
 	return varlink_reply(call);
 }
