@@ -200,7 +200,7 @@ static void registry_test_method_lookup(struct kunit *test)
 		KUNIT_EXPECT_NOT_NULL_MSG(test, found, "%s", name);
 		if (!found)
 			continue;
-		KUNIT_EXPECT_EQ(test, found->desc, &iface);
+		KUNIT_EXPECT_PTR_EQ(test, found->desc, &iface);
 		KUNIT_EXPECT_EQ(test, member->kind, VL_IDL_METHOD);
 		KUNIT_EXPECT_EQ(test, member->name_len, strlen(present[i]));
 		KUNIT_EXPECT_EQ(test, memcmp(member->name, present[i],
