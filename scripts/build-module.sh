@@ -25,7 +25,9 @@ run=()
 [ -n "$root" ] && run=(in_root "$root")
 # a failed build must not leave the modules of an earlier one to be tested
 rm -f "$src"/module/*.ko
-if ! "${run[@]}" make "${args[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; }; then
+# what the compiler said, also in OUTDIR/build.log, which check.sh reads
+if ! "${run[@]}" make "${args[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; } |
+	tee "$out/build.log"; then
 	die "the module build against $kdir${root:+ in $root} failed"
 fi
 if [ -n "$root" ]; then
