@@ -13,8 +13,9 @@ pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
 pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"
-# linux-perf: the profile of make bench, perf run in the VM
-pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev linux-perf"
+# linux-perf: the profile of make bench, perf run in the VM; binutils:
+# the nm that bench-profile.sh reads the module objects with
+pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev linux-perf binutils"
 pkgs_go="golang-go golang-github-varlink-go-dev varlink-go"
 
 want=()
