@@ -111,15 +111,23 @@ tally $? "run: the demo shows the listening socket"
 kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
 
 # KCSAN's reports in IN (guest-init.sh: each between lines of "="), the
-# ones with a frame of our modules to OURS, the others to KERNEL.
+# ones with a frame of our modules to OURS, the others to KERNEL.  Only
+# the frames of the two accesses' stacks count, and of each stack only
+# those above an interrupt's or a softirq's entry: what an interrupt
+# stopped did not make its access (nor do the locks a task held).
 # Usage: kcsan_split IN OURS KERNEL
 kcsan_split() {
 	: >"$2"
 	: >"$3"
 	awk -v ours="$2" -v kernel="$3" '
-		/^BUG: KCSAN:/ { r = sep "\n" $0 "\n"; mine = 0; open = 1; next }
+		/^BUG: KCSAN:/ { r = sep "\n" $0 "\n"; mine = 0; open = 1; stack = 0; next }
 		/^=+$/ { if (open) printf "%s%s\n", r, $0 > (mine ? ours : kernel); open = 0; sep = $0; next }
-		open { r = r $0 "\n"; if ($0 ~ /\[varlink[a-z_]*\]/) mine = 1 }
+		!open { next }
+		{ r = r $0 "\n" }
+		/ bytes by (task [0-9]+|interrupt) on cpu [0-9]+:$/ { stack = 1; next }
+		/^[ \t]*$/ { stack = 0; next }
+		stack && /^ *[a-z0-9_.]*(sysvec_|common_interrupt|softirq)[a-z0-9_.]*\+0x/ { stack = 0; next }
+		stack && /\[varlink[a-z_]*\]/ { mine = 1 }
 		END { if (open) printf "%s", r > (mine ? ours : kernel) }' "$1"
 }
 
@@ -249,8 +257,8 @@ for kernel in $KERNELS; do
 	# count also has the conflicts that changed no value, which are not
 	# reported); its reports whole, from the kernel log, in kcsan.txt.
 	# A report is ours when either access's stack has a frame in one of
-	# our modules ("[varlink...]"): our code made it, or the kernel made
-	# it on our behalf.  A race with no such frame is 6.1's own, between
+	# our modules ("[varlink...]") above any interrupt entry: our code
+	# made it, or the kernel made it on our behalf (kcsan_split).  A race with no such frame is 6.1's own, between
 	# two accesses of code we do not touch, that only its timing brings
 	# out: it is shown, in kcsan-kernel.txt, and fails nothing (nor do
 	# its headers on the console); vm.sh's ignore list keeps the known
