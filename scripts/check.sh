@@ -258,11 +258,11 @@ for kernel in $KERNELS; do
 	# reported); its reports whole, from the kernel log, in kcsan.txt.
 	# A report is ours when either access's stack has a frame in one of
 	# our modules ("[varlink...]") above any interrupt entry: our code
-	# made it, or the kernel made it on our behalf (kcsan_split).  A race with no such frame is 6.1's own, between
-	# two accesses of code we do not touch, that only its timing brings
-	# out: it is shown, in kcsan-kernel.txt, and fails nothing (nor do
-	# its headers on the console); vm.sh's ignore list keeps the known
-	# ones out of the log.
+	# made it, or the kernel made it on our behalf (kcsan_split).  A
+	# race with no such frame is 6.1's own, between two accesses of code
+	# we do not touch, that only its timing brings out: it is shown, in
+	# kcsan-kernel.txt, and fails nothing (nor do its headers on the
+	# console); vm.sh's ignore list keeps the known ones out of the log.
 	: >"$dir/kcsan-kernel-only.txt"
 	if grep -q '^kcsan: enabled: 1' "$result"; then
 		grep '^kcsan: ' "$result" | sed 's/^/# /'

@@ -60,6 +60,12 @@ vm_kernel "$kernel"
 export EXTRA_MODULES=$extra_modules
 limit=600
 tests=${KVARLINK_TESTS:-}
+# A list of words, whatever the white space between them, as one
+# kernel command-line value: the words separated by commas.
+commas() {
+	echo "$1" | tr -s ' \t\n' , | sed 's/^,//; s/,$//'
+}
+
 args=
 case "$kernel" in
 debug|kcsan)
@@ -81,7 +87,7 @@ kcsan:check)
 	# accesses instead of 4000: a run is short.
 	args="kvarlink.kunit=n kcsan.early_enable=0 panic_on_warn=0"
 	args="$args kcsan.skip_watch=${KCSAN_SKIP_WATCH:-500}"
-	args="$args kvarlink.kcsan_ignore=$(echo "$KCSAN_IGNORE" | tr -s ' \t\n' , | sed 's/^,//; s/,$//')"
+	args="$args kvarlink.kcsan_ignore=$(commas "$KCSAN_IGNORE")"
 	;;
 *:fault)
 	tests=${tests:-$FAULT_TESTS}
@@ -93,7 +99,7 @@ kcsan:check)
 	;;
 esac
 [ -z "$tests" ] ||
-	args="${args:+$args }kvarlink.tests=$(echo "$tests" | tr -s ' \t\n' , | sed 's/^,//; s/,$//')"
+	args="${args:+$args }kvarlink.tests=$(commas "$tests")"
 
 mkdir -p "$out"
 if [ "$kernel" = builtin ]; then
