@@ -55,8 +55,20 @@ tally_tap() {
 	done <"$file"
 }
 
-section() { echo "# ---- $*"; }
+# Each section's time, for the table at the end.
+times=() current= started=$SECONDS
+section() {
+	section_done
+	echo "# ---- $*"
+	current=$* t0=$SECONDS
+}
+section_done() {
+	[ -n "$current" ] || return 0
+	times+=("$(printf '%6d s  %s' $((SECONDS - t0)) "$current")")
+	current=
+}
 
+section packages
 "$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
 
@@ -327,5 +339,8 @@ for kernel in $KERNELS; do
 	fi
 done
 
+section_done
+echo "# time per section:"
+printf '#  %s\n' "${times[@]}" "$(printf '%6d s  in all' $((SECONDS - started)))"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -193,7 +193,7 @@ debug_fragments() {
 # config fragments, the source package version, and the recipe version,
 # bumped whenever debug-kernel.sh changes how the kernels are built.
 # Usage: debug_kdir [debug|kcsan]  (default debug)
-DEBUG_KERNEL_RECIPE=2
+DEBUG_KERNEL_RECIPE=3
 debug_kdir() {
 	local variant=${1:-debug} key frags
 	mapfile -t frags < <(debug_fragments "$variant")
@@ -203,24 +203,32 @@ debug_kdir() {
 	echo "$KVARLINK_CACHE/$variant-$key"
 }
 
+# The source every kernel of ours is built from (debug-kernel.sh): Debian's
+# linux-source-6.1, patched, with this project laid in.
+ktree_src() { echo "$(ksrc_dir)-kvarlink$DEBUG_KERNEL_RECIPE"; }
+
 # Configure a small kernel in KDIR from SRC: tinyconfig, then the
-# fragments merged on top, then olddefconfig; fails (after saying which)
-# unless every line of the fragments survived.  A symbol in
-# $KCONFIG_UNCHECKED (space-separated, CONFIG_ prefix) is merged but not
-# checked.  make runs as the caller's mk(), which builds SRC into KDIR
-# with the compiler the build will use (the config records it).
+# fragments merged on top (kernel_configure_merge).  make runs as the
+# caller's mk(), which builds SRC into KDIR with the compiler the build
+# will use (the config records it).
 # Usage: kernel_configure SRC KDIR FRAGMENT...
 kernel_configure() {
+	mk tinyconfig >/dev/null || return 1
+	kernel_configure_merge "$@"
+}
+
+# Merge the fragments onto KDIR's .config, then olddefconfig; fails
+# (after saying which) unless every line of the fragments survived.
+# Usage: kernel_configure_merge SRC KDIR FRAGMENT...
+kernel_configure_merge() {
 	local src=$1 kdir=$2 line sym bad=0
 	shift 2
-	mk tinyconfig >/dev/null || return 1
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$kdir" "$kdir/.config" "$@" >/dev/null ||
 		return 1
 	mk olddefconfig || return 1
 	while IFS= read -r line; do
 		case "$line" in ''|'#'*) continue ;; esac
 		sym=${line%%=*}
-		case " ${KCONFIG_UNCHECKED:-} " in *" $sym "*) continue ;; esac
 		if [ "${line#*=}" = n ]; then
 			! grep -q "^$sym=" "$kdir/.config" && continue
 		else

@@ -107,7 +107,7 @@ if [ "$kernel" = builtin ]; then
 	# interfaces from the same build, and PID 1
 	[ "$mode" = check ] && mode=builtin
 	rm -rf "$out/kselftest" "$out/build"
-	make -s -C "$(dirname "$kdir")/src/tools/testing/selftests" O="$kdir" \
+	make -s -C "$(ktree_src)/tools/testing/selftests" O="$kdir" \
 		TARGETS=varlink KSFT_INSTALL_PATH="$out/kselftest" install >/dev/null
 	make -s -C "$KVARLINK_TOP/selftests/boot" OUTPUT="$out/boot"
 	mkdir -p "$out/build/module"
