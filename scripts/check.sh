@@ -26,6 +26,7 @@ long=
 KERNELS=${KERNELS:-stock 6.12 7.3 debug kcsan builtin$long}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 passed=0 failed=0 n=0
+declare -A fetch
 
 tally() {
 	local ok=$1 name=$2
@@ -71,6 +72,31 @@ section_done() {
 section packages
 "$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
+
+# What the sections below take from the network and from the compiler,
+# first, so that each section's time is its own: the Debian kernels and
+# their roots (the network and dpkg, debian-kernel.sh) in the background,
+# while the kernels built from source (the CPU) are built here.  Each
+# script keeps what it made in the cache, and locks it while it works.
+section "kernels: fetched and built"
+for series in 6.1 6.12 7.3; do
+	"$KVARLINK_TOP/scripts/debian-kernel.sh" "$series" >"$KVARLINK_OUT/fetch-$series.log" 2>&1 &
+	fetch[$series]=$!
+done
+built=" debug"
+case " $KERNELS " in *" kcsan "*) built="$built kcsan" ;; esac
+for kernel in $built; do
+	"$KVARLINK_TOP/scripts/debug-kernel.sh" "$kernel" >"$KVARLINK_OUT/kernel-$kernel.log" 2>&1
+	status=$?
+	[ $status -eq 0 ] || tail -n 20 "$KVARLINK_OUT/kernel-$kernel.log" | sed 's/^/# /'
+	tally $status "kernels: the $kernel kernel builds"
+done
+for series in 6.1 6.12 7.3; do
+	wait "${fetch[$series]}"
+	status=$?
+	[ $status -eq 0 ] || tail -n 5 "$KVARLINK_OUT/fetch-$series.log" | sed 's/^/# /'
+	tally $status "kernels: Debian's $series and its root are fetched"
+done
 
 section lint
 "$KVARLINK_TOP/scripts/lint.sh" >"$KVARLINK_OUT/lint.tap" 2>&1

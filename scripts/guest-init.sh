@@ -58,6 +58,9 @@ pass() { echo "check: $1 ok" >"$out"; }
 section() { echo "# section $1 $2" >"$out"; }
 endsection() { echo "# endsection" >"$out"; }
 
+# whole seconds since boot, for the time each test takes
+uptime_s() { cut -d. -f1 /proc/uptime; }
+
 kmemleak=/sys/kernel/debug/kmemleak
 [ -e $kmemleak ] && echo clear >$kmemleak
 
@@ -125,8 +128,10 @@ run_checks() {
 
 	for t in $tests; do
 		section selftest "$t"
+		t0=$(uptime_s)
 		"/tests/$t" >"$out" 2>&1
 		echo "# exit=$?" >"$out"
+		echo "# seconds=$(($(uptime_s) - t0))" >"$out"
 		endsection
 	done
 	if [ -e /sys/kernel/debug/kcsan ]; then

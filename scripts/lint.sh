@@ -11,18 +11,32 @@ src=$(ksrc_ensure) || exit 1
 cd "$KVARLINK_TOP" || exit 1
 # Kernel code passes every check.  Userspace test code may use the
 # CamelCase names of the APIs it calls (libFuzzer, cJSON); the host shim
-# headers re-create kernel headers and are not checked.
-for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
-	[ -e "$f" ] || continue
-	ignore=
+# headers re-create kernel headers and are not checked.  checkpatch runs
+# on one file a CPU at a time; its reports are printed in order after.
+checkpatch_one() {
+	local f=$1 ignore=
 	case "$f" in
-	selftests/host/include/*) continue ;;
 	selftests/host/*|selftests/fuzz/*) ignore="--ignore CAMELCASE" ;;
 	# version tests are compat.h's purpose
 	module/compat.h) ignore="--ignore LINUX_VERSION_CODE" ;;
 	esac
-	report=$("$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
-		--show-types $ignore -f "$f" 2>&1)
+	# shellcheck disable=SC2086 # $ignore is words
+	"$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types $ignore \
+		-f "$f" >"$reports/${f//\//%}" 2>&1
+}
+reports=$KVARLINK_OUT/checkpatch
+rm -rf "$reports"
+mkdir -p "$reports"
+files=()
+for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
+	case "$f" in selftests/host/include/*) continue ;; esac
+	[ -e "$f" ] && files+=("$f")
+done
+export -f checkpatch_one
+export src reports
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 1 bash -c 'checkpatch_one "$1"' checkpatch
+for f in "${files[@]}"; do
+	report=$(cat "$reports/${f//\//%}" 2>/dev/null || echo "no report")
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
 	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch $f"
 done

@@ -24,25 +24,9 @@ set -euo pipefail
 # under load.  KUnit is left out: its suites are single-threaded.
 KCSAN_TESTS="kcsan_stress varlink_protocol varlink_limits varlink_fastpath
 	varlink_network varlink_provider_unload varlink_core_unload"
-# Functions of 6.1 whose races KCSAN is not to report (guest-init.sh puts
-# them on its blacklist; a report is left out when either access is in
-# one of them): 6.1's own races on data that only they touch, which no
-# code of ours can take part in, and later kernels annotate.
-#  debug_check_no_obj_freed, free_obj_work: lib/debugobjects.c reads its
-#    pool and chain statistics (obj_freeing, debug_objects_maxchain)
-#    without READ_ONCE while others update them
-#  pollwake: fs/select.c sets pwq->triggered with a plain store, after
-#    smp_wmb(), while poll_schedule_timeout() reads it plainly: the
-#    waker of any poll() (a reply to a client in poll) races there
-#  ktime_get_{mono,raw,real}_fast_ns, ktime_get_fast_timestamps:
-#    kernel/time/timekeeping.c reads its latch (tk_fast) with
-#    raw_read_seqcount_latch(), which KCSAN cannot see, while the tick
-#    updates the other copy; the reader retries, and later kernels use
-#    read_seqcount_latch(), which tells KCSAN.  synchronize_srcu(), which
-#    registering an interface calls, reads it (srcu_might_be_idle())
-KCSAN_IGNORE="debug_check_no_obj_freed free_obj_work pollwake
-	ktime_get_mono_fast_ns ktime_get_raw_fast_ns ktime_get_real_fast_ns
-	ktime_get_fast_timestamps"
+# The functions whose races KCSAN is not to report, with the reasons:
+# kcsan-ignore.txt, one a line.
+KCSAN_IGNORE=$(grep -v '^#' "$KVARLINK_TOP/scripts/kcsan-ignore.txt")
 # The fault run: varlink_fault, then the protocol, provider, streaming
 # and unload selftests under injection.
 FAULT_TESTS="varlink_fault varlink_protocol varlink_provider varlink_network
