@@ -24,6 +24,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "stats.h"
 #include "validate.h"
 
 /* A reply starts so; the object of its parameters follows. */

@@ -66,6 +66,7 @@
 #include <net/sock.h>
 
 #include "internal.h"
+#include "stats.h"
 
 enum {
 	VL_CONN_DEAD,		/* closing: read nothing, send nothing */

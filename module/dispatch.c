@@ -21,6 +21,7 @@
 #include <kunit/visibility.h>
 
 #include "internal.h"
+#include "stats.h"
 #include "validate.h"
 
 /* Longest "interface.Method" a call may name */

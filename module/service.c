@@ -11,6 +11,7 @@
 #include <net/net_namespace.h>
 
 #include "internal.h"
+#include "stats.h"
 
 static const char service_idl[] =
 "# The Varlink Service Interface is provided by every varlink service. It\n"
