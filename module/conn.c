@@ -66,6 +66,7 @@
 #include <net/sock.h>
 
 #include "internal.h"
+#include "peer.h"
 #include "stats.h"
 
 enum {
@@ -87,12 +88,7 @@ struct vl_conn {
 	struct list_head node;
 	refcount_t ref;
 	unsigned long flags;
-	const struct cred *cred;
-	struct pid *pid;
-	kuid_t uid;
-	struct mem_cgroup *memcg;	/* charged for what it holds, or NULL */
-	struct pid_namespace *pid_ns;	/* the opener's namespaces */
-	struct uts_namespace *uts_ns;
+	struct vl_peer peer;		/* who opened it */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -148,61 +144,6 @@ void vl_conn_put(struct vl_conn *conn)
 {
 	if (refcount_dec_and_test(&conn->ref))
 		queue_work(conn->wq, &conn->free_work);
-}
-
-const struct cred *vl_conn_cred(const struct vl_conn *conn)
-{
-	return conn->cred;
-}
-
-/**
- * vl_conn_sender() - who wrote the message being dispatched
- * @conn: the connection
- * @in_caller: running in the task that sent it
- * @pid: set to a reference to the writer's thread group, or NULL
- *
- * A message with the bytes of more than one writer has no sender.
- *
- * Context: under @conn's io_lock, between rx_next() and rx_consume().
- * Return: a reference to the writer's credentials, or NULL.
- */
-const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
-				  struct pid **pid)
-{
-	lockdep_assert_held(&conn->io_lock);
-	*pid = conn->rx_mixed ? NULL : get_pid(conn->sender.pid);
-	return *pid ? vl_sender_cred(&conn->sender, in_caller) : NULL;
-}
-
-struct pid *vl_conn_pid(const struct vl_conn *conn)
-{
-	return conn->pid;
-}
-
-/* The namespaces of the opener: the listener's network namespace, ... */
-struct net *vl_conn_net(const struct vl_conn *conn)
-{
-	return sock_net(conn->sock->sk);
-}
-
-/* ... the pid namespace the opener's pids were made in, ... */
-struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn)
-{
-	return conn->pid_ns;
-}
-
-/* ... and the UTS namespace of its thread group leader when accepted, or
- * NULL if it had exited by then.
- */
-struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn)
-{
-	return conn->uts_ns;
-}
-
-/* The user the connection is accounted to, see account_uid() */
-kuid_t vl_conn_uid(const struct vl_conn *conn)
-{
-	return conn->uid;
 }
 
 static void conn_wake(struct sock *sk)
@@ -407,7 +348,7 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 	int err = -ECONNRESET;
 
 	mutex_lock(&conn->lock);
-	old_memcg = set_active_memcg(conn->memcg);
+	old_memcg = set_active_memcg(conn->peer.memcg);
 	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		goto out;
 	err = -ENOBUFS;
@@ -667,6 +608,8 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 	char *msg;
 	u32 len;
 
+	/* @sender is read, and handed to vl_dispatch(), under @io_lock */
+	lockdep_assert_held(&conn->io_lock);
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
 		mutex_lock(&conn->lock);
 		/* replies held back go out with the next message's reply */
@@ -697,7 +640,10 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		msg = conn->rx + conn->rx_off;
 		conn->cork = memchr(msg + len + 1, '\0',
 				    conn->rx_len - conn->rx_off - len - 1);
-		if (vl_dispatch(conn, msg, len, in_caller) == -EAGAIN)
+		/* its sender: the last read's writer, if it wrote all of it */
+		if (vl_dispatch(conn, &conn->peer,
+				conn->rx_mixed ? NULL : &conn->sender,
+				msg, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
 	}
@@ -719,7 +665,7 @@ static bool conn_process(struct vl_conn *conn, bool in_caller)
 
 	lockdep_assert_held(&conn->io_lock);
 	WRITE_ONCE(conn->server, current);
-	old_memcg = set_active_memcg(conn->memcg);
+	old_memcg = set_active_memcg(conn->peer.memcg);
 	done = conn_serve(conn, in_caller);
 	set_active_memcg(old_memcg);
 	WRITE_ONCE(conn->server, NULL);
@@ -738,109 +684,6 @@ static void io_work(struct work_struct *work)
 	mutex_unlock(&conn->io_lock);
 }
 
-/* The user charged for what @cred's task makes the server hold: its euid
- * in the initial user namespace; inside a user namespace, the user who
- * created the outermost one below the initial namespace.  The uids that
- * an unprivileged user maps into namespaces of its own are all that
- * user's.  The uids of a namespace that root created (a container
- * manager's) are users of their own: root gave them their kuids.
- */
-static kuid_t account_uid(const struct cred *cred)
-{
-	const struct user_namespace *ns = cred->user_ns;
-
-	if (ns == &init_user_ns)
-		return cred->euid;
-	while (ns->parent != &init_user_ns)
-		ns = ns->parent;
-	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
-}
-
-/* The memory cgroup of the process that connected, or NULL (the root
- * cgroup: nothing is charged) if it has exited already or has no memory.
- */
-static struct mem_cgroup *peer_memcg(struct sock *sk)
-{
-	struct mem_cgroup *memcg = NULL;
-	struct task_struct *task;
-	struct mm_struct *mm;
-
-	spin_lock(&sk->sk_peer_lock);
-	task = get_pid_task(sk->sk_peer_pid, PIDTYPE_TGID);
-	spin_unlock(&sk->sk_peer_lock);
-	if (!task)
-		return NULL;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (mm) {
-		memcg = get_mem_cgroup_from_mm(mm);
-		mmput(mm);
-	}
-	return memcg;
-}
-
-/* A reference on @task's UTS namespace, or NULL once it has exited.
- * put_uts_ns() calls free_uts_ns(), which is not exported: the reference
- * is taken and dropped through the namespace's proc_ns_operations, as
- * nsfs does, found in init_uts_ns.  Without CONFIG_UTS_NS (no operations)
- * there is only the initial namespace, which needs no reference.
- */
-static struct uts_namespace *uts_ns_get(struct task_struct *task)
-{
-	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
-	struct ns_common *ns;
-
-	if (!ops)
-		return &init_uts_ns;
-	ns = ops->get(task);
-	return ns ? container_of(ns, struct uts_namespace, ns) : NULL;
-}
-
-static void uts_ns_put(struct uts_namespace *uts)
-{
-	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
-
-	if (ops)
-		ops->put(&uts->ns);
-}
-
-/* Who connected, from the peer credentials AF_UNIX took at connect(), and
- * the namespaces of its process.  An opener that has exited by now (its
- * last call may still be in the socket) leaves no UTS namespace.
- */
-static int peer_get(struct vl_conn *conn)
-{
-	struct sock *sk = conn->sock->sk;
-	struct task_struct *task;
-
-	spin_lock(&sk->sk_peer_lock);
-	conn->cred = get_cred(sk->sk_peer_cred);
-	conn->pid = get_pid(sk->sk_peer_pid);
-	spin_unlock(&sk->sk_peer_lock);
-	if (!conn->cred || !conn->pid)
-		return -EPROTO;
-	conn->uid = account_uid(conn->cred);
-	conn->pid_ns = get_pid_ns(ns_of_pid(conn->pid));
-
-	task = get_pid_task(conn->pid, PIDTYPE_TGID);
-	if (task) {
-		conn->uts_ns = uts_ns_get(task);
-		put_task_struct(task);
-	}
-	return 0;
-}
-
-static void peer_put(struct vl_conn *conn)
-{
-	put_cred(conn->cred);
-	put_pid(conn->pid);
-	if (conn->pid_ns)
-		put_pid_ns(conn->pid_ns);
-	if (conn->uts_ns)
-		uts_ns_put(conn->uts_ns);
-	mem_cgroup_put(conn->memcg);
-}
-
 static void free_work(struct work_struct *work)
 {
 	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
@@ -851,7 +694,7 @@ static void free_work(struct work_struct *work)
 	put_pid(conn->sender.pid);
 	rx_release(conn);
 	buf_free(conn->tx, conn->tx_cap);
-	peer_put(conn);
+	vl_peer_put(&conn->peer);
 	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
@@ -866,7 +709,7 @@ static unsigned int count_uid(kuid_t uid)
 
 	lockdep_assert_held(&conns_lock);
 	list_for_each_entry(conn, &conns, node)
-		n += uid_eq(conn->uid, uid);
+		n += uid_eq(conn->peer.user, uid);
 	return n;
 }
 
@@ -879,7 +722,7 @@ static unsigned int count_net(const struct net *net)
 
 	lockdep_assert_held(&conns_lock);
 	list_for_each_entry(conn, &conns, node)
-		n += net_eq(vl_conn_net(conn), net);
+		n += net_eq(conn->peer.net, net);
 	return n;
 }
 
@@ -934,10 +777,10 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
 		return max;
 	if (admin)
 		return 0;
-	if (count_uid(conn->uid) >= vl_config.max_connections_per_uid)
+	if (count_uid(conn->peer.user) >= vl_config.max_connections_per_uid)
 		return vl_config.max_connections_per_uid;
-	if (!net_eq(vl_conn_net(conn), &init_net) &&
-	    count_net(vl_conn_net(conn)) >= vl_config.max_connections_per_netns)
+	if (!net_eq(conn->peer.net, &init_net) &&
+	    count_net(conn->peer.net) >= vl_config.max_connections_per_netns)
 		return vl_config.max_connections_per_netns;
 	return 0;
 }
@@ -945,7 +788,7 @@ static unsigned int conn_over(const struct vl_conn *conn, bool admin)
 /* Join the connections, or refuse @conn: 0 or -EMFILE. */
 static int conn_admit(struct vl_conn *conn)
 {
-	bool admin = vl_cred_capable(conn->cred, &init_user_ns, CAP_SYS_ADMIN);
+	bool admin = vl_cred_capable(conn->peer.cred, &init_user_ns, CAP_SYS_ADMIN);
 	unsigned int over;
 
 	spin_lock(&conns_lock);
@@ -960,7 +803,7 @@ static int conn_admit(struct vl_conn *conn)
 		return 0;
 	}
 	pr_debug_ratelimited("refusing a connection of uid %u\n",
-			     from_kuid(&init_user_ns, conn->uid));
+			     from_kuid(&init_user_ns, conn->peer.user));
 	conn_refuse(conn->sock, over);
 	return -EMFILE;
 }
@@ -973,7 +816,7 @@ static int conn_admit(struct vl_conn *conn)
  * The peer's credentials are those of the task that connected, what the
  * connection holds is charged to that task's memory cgroup, and its calls
  * are answered in that task's namespaces.  Over max_connections,
- * max_connections_per_uid for its user (see account_uid()), or
+ * max_connections_per_uid for its user (see peer.c), or
  * max_connections_per_netns, the client gets TooManyConnections and the
  * socket is closed.
  *
@@ -982,20 +825,22 @@ static int conn_admit(struct vl_conn *conn)
  */
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
-	struct mem_cgroup *memcg, *old_memcg;
+	struct mem_cgroup *old_memcg;
+	struct vl_peer peer;
 	struct vl_conn *conn;
 	int err;
 
-	memcg = peer_memcg(sock->sk);
-	old_memcg = set_active_memcg(memcg);
+	err = vl_peer_get(&peer, sock);
+	if (err)
+		goto err_peer;
+	old_memcg = set_active_memcg(peer.memcg);
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL_ACCOUNT);
 	set_active_memcg(old_memcg);
 	if (!conn) {
-		mem_cgroup_put(memcg);
-		sock_release(sock);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto err_peer;
 	}
-	conn->memcg = memcg;
+	conn->peer = peer;
 	conn->sock = sock;
 	conn->wq = wq;
 	INIT_WORK(&conn->io_work, io_work);
@@ -1004,15 +849,9 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
 
-	err = peer_get(conn);
-	if (!err)
-		err = conn_admit(conn);
-	if (err) {
-		peer_put(conn);
-		kfree(conn);
-		sock_release(sock);
-		return err;
-	}
+	err = conn_admit(conn);
+	if (err)
+		goto err_conn;
 
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);
@@ -1020,6 +859,15 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	queue_work(wq, &conn->io_work);	/* data may be there already */
 	vl_conn_put(conn);
 	return 0;
+
+err_conn:
+	mutex_destroy(&conn->lock);
+	mutex_destroy(&conn->io_lock);
+	kfree(conn);
+err_peer:
+	vl_peer_put(&peer);
+	sock_release(sock);
+	return err;
 }
 
 /**

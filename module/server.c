@@ -24,6 +24,7 @@
 
 #include "compat.h"
 #include "internal.h"
+#include "peer.h"
 
 /* The listener of one network namespace, and its /proc/net/varlink */
 struct vl_server {
