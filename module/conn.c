@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One client connection: NUL framing on the byte stream, the output
- * queue, backpressure, limits and teardown.
+ * queue, backpressure and teardown.  Who opened it and who wrote each
+ * message is peer.c's, whether it is taken at all admission.c's.
  *
  * Each connection has one work item, io_work, which does its reading and
  * dispatching under @io_lock: calls are handled one at a time and in
@@ -45,26 +46,17 @@
  * teardown, and every call holds one until its final reply.  The last
  * reference frees it from free_work, after io_work has finished.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
-#include <linux/memcontrol.h>
 #include <linux/net.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/proc_ns.h>
 #include <linux/sched/mm.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/uio.h>
-#include <linux/user_namespace.h>
-#include <linux/utsname.h>
 #include <linux/wait_bit.h>
-#include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "admission.h"
 #include "internal.h"
 #include "peer.h"
 #include "stats.h"
@@ -594,8 +586,7 @@ static void conn_teardown(struct vl_conn *conn)
 	spin_lock(&conns_lock);
 	list_del(&conn->node);
 	spin_unlock(&conns_lock);
-	if (atomic_dec_and_test(&vl_connections))
-		wake_up_var(&vl_connections);
+	vl_admission_leave(&conn->peer);
 	vl_conn_put(conn);
 }
 
@@ -700,125 +691,15 @@ static void free_work(struct work_struct *work)
 	kfree(conn);
 }
 
-/* Connections of @uid */
-static unsigned int count_uid(kuid_t uid)
-	__must_hold(&conns_lock)
-{
-	struct vl_conn *conn;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&conns_lock);
-	list_for_each_entry(conn, &conns, node)
-		n += uid_eq(conn->peer.user, uid);
-	return n;
-}
-
-/* Connections in @net */
-static unsigned int count_net(const struct net *net)
-	__must_hold(&conns_lock)
-{
-	struct vl_conn *conn;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&conns_lock);
-	list_for_each_entry(conn, &conns, node)
-		n += net_eq(conn->peer.net, net);
-	return n;
-}
-
-/**
- * vl_conn_count_net() - the connections of a network namespace
- * @net: the namespace
- *
- * Return: how many there are now.
- */
-unsigned int vl_conn_count_net(const struct net *net)
-{
-	unsigned int n;
-
-	spin_lock(&conns_lock);
-	n = count_net(net);
-	spin_unlock(&conns_lock);
-	return n;
-}
-
-/* Refuse a connection so that its client can tell: the error is its
- * first message, the reply to whatever it sends, then the end.
- */
-static void conn_refuse(struct socket *sock, unsigned int max)
-{
-	char msg[96];
-	struct kvec iov = { .iov_base = msg };
-	struct msghdr hdr = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
-
-	iov.iov_len = scnprintf(msg, sizeof(msg),
-				"{\"error\":\"org.kernel.varlink.TooManyConnections\",\"parameters\":{\"max\":%u}}",
-				max) + 1;
-	kernel_sendmsg(sock, &hdr, &iov, 1, iov.iov_len);
-	vl_stat_inc(refused);
-	vl_server_refused(sock_net(sock->sk));
-}
-
-/* Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
- * with CAP_SYS_ADMIN have no per-user or per-namespace limit and the last
- * sixteenth of max_connections to themselves, so that no user and no
- * container locks root out.
- */
-static unsigned int conn_over(const struct vl_conn *conn, bool admin)
-	__must_hold(&conns_lock)
-{
-	unsigned int max = vl_config.max_connections;
-	unsigned int n = atomic_read(&vl_connections);
-
-	lockdep_assert_held(&conns_lock);
-	if (!admin)
-		max -= max / VL_CONN_RESERVE_DIV;
-	if (n >= max)
-		return max;
-	if (admin)
-		return 0;
-	if (count_uid(conn->peer.user) >= vl_config.max_connections_per_uid)
-		return vl_config.max_connections_per_uid;
-	if (!net_eq(conn->peer.net, &init_net) &&
-	    count_net(conn->peer.net) >= vl_config.max_connections_per_netns)
-		return vl_config.max_connections_per_netns;
-	return 0;
-}
-
-/* Join the connections, or refuse @conn: 0 or -EMFILE. */
-static int conn_admit(struct vl_conn *conn)
-{
-	bool admin = vl_cred_capable(conn->peer.cred, &init_user_ns, CAP_SYS_ADMIN);
-	unsigned int over;
-
-	spin_lock(&conns_lock);
-	over = conn_over(conn, admin);
-	if (!over) {
-		list_add_tail(&conn->node, &conns);
-		atomic_inc(&vl_connections);
-	}
-	spin_unlock(&conns_lock);
-	if (!over) {
-		vl_stat_inc(connections_total);
-		return 0;
-	}
-	pr_debug_ratelimited("refusing a connection of uid %u\n",
-			     from_kuid(&init_user_ns, conn->peer.user));
-	conn_refuse(conn->sock, over);
-	return -EMFILE;
-}
-
 /**
  * vl_conn_create() - serve an accepted socket
  * @sock: the socket, owned by the connection from now on, even on error
  * @wq: the workqueue to serve it on
  *
- * The peer's credentials are those of the task that connected, what the
- * connection holds is charged to that task's memory cgroup, and its calls
- * are answered in that task's namespaces.  Over max_connections,
- * max_connections_per_uid for its user (see peer.c), or
- * max_connections_per_netns, the client gets TooManyConnections and the
- * socket is closed.
+ * The peer is the task that connected (peer.c): what the connection
+ * holds is charged to its memory cgroup, and its calls are answered in
+ * its namespaces.  A connection over a limit (admission.c) gets
+ * TooManyConnections and the socket is closed.
  *
  * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
  * (refused), the socket released.
@@ -849,9 +730,12 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
 
-	err = conn_admit(conn);
+	err = vl_admit(&conn->peer, sock);
 	if (err)
 		goto err_conn;
+	spin_lock(&conns_lock);
+	list_add_tail(&conn->node, &conns);
+	spin_unlock(&conns_lock);
 
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);

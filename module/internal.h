@@ -56,7 +56,6 @@ int vl_server_start(const char *name, bool init_net_only);
 void vl_server_stop(void);
 const char *vl_server_name(void);
 bool vl_server_init_net_only(void);
-void vl_server_refused(struct net *net);
 
 /* conn.c: one client connection */
 struct socket;
@@ -72,7 +71,6 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
 void vl_conn_close(struct vl_conn *conn);
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call);
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
-unsigned int vl_conn_count_net(const struct net *net);
 
 /* registry.c: the registered interfaces */
 struct vl_iface;

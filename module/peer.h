@@ -33,9 +33,10 @@ struct varlink_call;
  *	accepted (a reference), or NULL if it had exited by then
  * @memcg: the opener's memory cgroup (a reference), charged for what the
  *	connection holds; NULL for the root cgroup
+ * @node: on admission.c's list while the connection is admitted
  *
- * Read-only once taken: the connection and its calls read its fields
- * directly, without a lock.
+ * Read-only once taken (but @node, admission.c's): the connection and its
+ * calls read its fields directly, without a lock.
  */
 struct vl_peer {
 	const struct cred *cred;
@@ -45,6 +46,7 @@ struct vl_peer {
 	struct pid_namespace *pid_ns;
 	struct uts_namespace *uts_ns;
 	struct mem_cgroup *memcg;
+	struct list_head node;
 };
 
 /**
