@@ -316,6 +316,54 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 	return 0;
 }
 
+/* Send @msg, or queue what the socket does not take now (see
+ * vl_conn_send()).  Return: 0, or a negative errno to close.
+ */
+static int tx_send(struct vl_conn *conn, const char *msg, size_t len)
+{
+	size_t queued = conn->tx_len - conn->tx_off;
+	bool cork;
+	ssize_t n;
+	int err;
+
+	lockdep_assert_held(&conn->lock);
+	if (queued + len > vl_config.max_output)
+		return -ENOBUFS;
+	/* only the reader's own task may see conn->cork */
+	cork = READ_ONCE(conn->server) == current && conn->cork &&
+	       queued + len <= VL_CONN_BUF;
+	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
+		/* the end of a batch: all of it in one write */
+		memcpy(conn->tx + conn->tx_len, msg, len);
+		conn->tx_len += len;
+		return tx_flush(conn);
+	}
+	if (queued && !cork) {
+		/* what is queued goes first, and may leave room for @msg */
+		err = tx_flush(conn);
+		if (err)
+			return err;
+		queued = conn->tx_len - conn->tx_off;
+	}
+	if (!queued && !cork) {
+		/* nothing queued: straight from @msg */
+		n = tx_write(conn, msg, len);
+		if (n < 0)
+			return n;
+		if ((size_t)n == len)
+			return 0;
+		msg += n;
+		len -= n;
+	}
+	err = tx_reserve(conn, len);
+	if (err)
+		return err;
+	/* held back for the batch, or the socket is full: write_space wakes us */
+	memcpy(conn->tx + conn->tx_len, msg, len);
+	conn->tx_len += len;
+	return 0;
+}
+
 /**
  * vl_conn_send() - send a message, queueing what the socket does not take
  * @conn: the connection
@@ -334,59 +382,21 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 {
 	struct mem_cgroup *old_memcg;
-	size_t queued;
-	bool cork;
-	ssize_t n;
-	int err = -ECONNRESET;
+	int err;
 
 	mutex_lock(&conn->lock);
+	if (test_bit(VL_CONN_DEAD, &conn->flags)) {
+		mutex_unlock(&conn->lock);
+		return -ECONNRESET;
+	}
 	old_memcg = set_active_memcg(conn->peer.memcg);
-	if (test_bit(VL_CONN_DEAD, &conn->flags))
-		goto out;
-	err = -ENOBUFS;
-	queued = conn->tx_len - conn->tx_off;
-	if (queued + len > vl_config.max_output)
-		goto close;
-	/* only the reader's own task may see conn->cork */
-	cork = READ_ONCE(conn->server) == current && conn->cork &&
-	       queued + len <= VL_CONN_BUF;
-	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
-		/* the end of a batch: all of it in one write */
-		memcpy(conn->tx + conn->tx_len, msg, len);
-		conn->tx_len += len;
-		err = tx_flush(conn);
-		goto done;
-	}
-	if (queued && !cork) {
-		/* what is queued goes first, and may leave room for @msg */
-		err = tx_flush(conn);
-		if (err)
-			goto close;
-		queued = conn->tx_len - conn->tx_off;
-	}
-	if (!queued && !cork) {
-		/* nothing queued: straight from @msg */
-		n = tx_write(conn, msg, len);
-		err = n < 0 ? n : 0;
-		if (err || (size_t)n == len)
-			goto done;
-		msg += n;
-		len -= n;
-	}
-	err = tx_reserve(conn, len);
-	if (err)
-		goto close;
-	/* held back for the batch, or the socket is full: write_space wakes us */
-	memcpy(conn->tx + conn->tx_len, msg, len);
-	conn->tx_len += len;
-done:
-	if (!err)
-		goto out;
-close:
-	pr_debug_ratelimited("closing a connection: output queue (%d)\n", err);
-	vl_conn_close(conn);
-out:
+	err = tx_send(conn, msg, len);
 	set_active_memcg(old_memcg);
+	if (err) {
+		pr_debug_ratelimited("closing a connection: output queue (%d)\n",
+				     err);
+		vl_conn_close(conn);
+	}
 	mutex_unlock(&conn->lock);
 	return err;
 }
