@@ -108,9 +108,10 @@ struct vl_iface *vl_iface_get_served(const char *name, size_t len,
 				     const struct net *net);
 bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
-void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
-			  void *data);
-void vl_registry_prepare(void);
+unsigned long vl_registry_for_each(void (*fn)(const struct vl_iface *iface,
+					      void *data),
+				   void *data);
+unsigned long vl_registry_gen(void);
 void vl_registry_exit(void);
 
 #ifdef VARLINK_TEST_HOOKS
@@ -217,6 +218,5 @@ int vl_dispatch(struct vl_conn *conn, const struct vl_peer *peer,
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);
 void vl_service_exit(void);
-void vl_service_prepare(void);
 
 #endif /* _VL_INTERNAL_H */
