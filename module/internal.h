@@ -20,8 +20,10 @@
 #include "limits.h"
 #include <linux/varlink.h>
 
-/* main.c: the limits in force, from the module parameters */
+/* params.c: the module parameters, the limits in force */
 struct vl_config {
+	char *socket_name;
+	bool init_net_only;
 	unsigned int max_message_size;
 	unsigned int max_output;
 	unsigned int max_connections;
@@ -33,6 +35,7 @@ struct vl_config {
 };
 
 extern struct vl_config vl_config;
+int vl_params_check(void);
 
 /* cache.c: per-CPU caches of per-message memory */
 #define VL_CACHE_SLOTS	2	/* objects kept per CPU */

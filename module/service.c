@@ -290,9 +290,14 @@ static const char kernel_idl[] =
  * in sysfs already (0444).  Both only read atomics and plain values, so
  * they may run in the caller's task (VARLINK_FAST).
  */
+static void put_stat(const char *name, s64 value, void *call)
+{
+	varlink_put_s64(call, name, value);
+}
+
 static int get_statistics(struct varlink_call *call, const void *params)
 {
-	vl_stats_put(call);
+	vl_stats_for_each(put_stat, call);
 	return varlink_reply(call);
 }
 

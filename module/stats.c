@@ -7,7 +7,6 @@
 #include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/sysfs.h>
-#include <linux/varlink.h>
 
 #include "stats.h"
 
@@ -75,19 +74,20 @@ static struct vl_stat_attr stat_attrs[] = {
 static struct attribute *stats_attrs[ARRAY_SIZE(stat_attrs) + 1];
 
 /**
- * vl_stats_put() - put every counter into a reply, as sysfs shows them
- * @call: the call whose reply is being written
+ * vl_stats_for_each() - visit every counter, as sysfs shows them
+ * @fn: called with each counter's name and value
+ * @data: passed to @fn
  *
  * The names and values of /sys/module/varlink/statistics/, in one table
  * for both.  Each counter is read on its own, not all at one instant.
  */
-void vl_stats_put(struct varlink_call *call)
+void vl_stats_for_each(void (*fn)(const char *name, s64 value, void *data),
+		       void *data)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(stat_attrs); i++)
-		varlink_put_s64(call, stat_attrs[i].attr.attr.name,
-				stat_read(&stat_attrs[i]));
+		fn(stat_attrs[i].attr.attr.name, stat_read(&stat_attrs[i]), data);
 }
 
 static const struct attribute_group stats_group = {

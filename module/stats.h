@@ -42,8 +42,8 @@ DECLARE_PER_CPU(struct vl_stats, vl_stats);
  */
 extern atomic_t vl_connections;
 
-struct varlink_call;
-void vl_stats_put(struct varlink_call *call);
+void vl_stats_for_each(void (*fn)(const char *name, s64 value, void *data),
+		       void *data);
 int vl_stats_init(void);
 void vl_stats_exit(void);
 
