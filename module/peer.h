@@ -25,7 +25,7 @@ struct varlink_call;
  * @cred: the opener's credentials, as SO_PEERCRED reports them (a
  *	reference)
  * @pid: the opener's thread group (a reference)
- * @user: the user the connection is charged to, see peer_user()
+ * @user: the user the connection is charged to, see peer_user() in peer.c
  * @net: the network namespace of the listener it connected to; the
  *	accepted socket holds it
  * @pid_ns: the pid namespace the opener's pids were made in (a reference)
