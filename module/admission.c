@@ -26,7 +26,7 @@
 #include <net/net_namespace.h>
 
 #include "admission.h"
-#include "internal.h"
+#include "params.h"
 #include "peer.h"
 #include "stats.h"
 

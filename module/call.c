@@ -24,6 +24,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "params.h"
 #include "peer.h"
 #include "stats.h"
 #include "validate.h"

@@ -58,6 +58,7 @@
 
 #include "admission.h"
 #include "internal.h"
+#include "params.h"
 #include "peer.h"
 #include "stats.h"
 

@@ -20,6 +20,7 @@
 #include <kunit/visibility.h>
 
 #include "internal.h"
+#include "params.h"
 #include "peer.h"
 #include "stats.h"
 #include "validate.h"

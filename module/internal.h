@@ -20,23 +20,6 @@
 #include "limits.h"
 #include <linux/varlink.h>
 
-/* params.c: the module parameters, the limits in force */
-struct vl_config {
-	char *socket_name;
-	bool init_net_only;
-	unsigned int max_message_size;
-	unsigned int max_output;
-	unsigned int max_connections;
-	unsigned int max_connections_per_uid;
-	unsigned int max_connections_per_netns;
-	unsigned int max_depth;
-	unsigned int max_tokens;
-	bool fast_path;
-};
-
-extern struct vl_config vl_config;
-int vl_params_check(void);
-
 /* cache.c: per-CPU caches of per-message memory */
 #define VL_CACHE_SLOTS	2	/* objects kept per CPU */
 

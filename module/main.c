@@ -6,6 +6,7 @@
 #include <linux/module.h>
 
 #include "internal.h"
+#include "params.h"
 #include "stats.h"
 
 /* Built in, the listener comes up at fs_initcall_sync: after AF_UNIX

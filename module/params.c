@@ -9,7 +9,7 @@
 #include <linux/un.h>
 #include <uapi/linux/varlink.h>
 
-#include "internal.h"
+#include "params.h"
 
 struct vl_config vl_config = {
 	.socket_name = VARLINK_SOCKET_NAME,

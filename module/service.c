@@ -11,6 +11,7 @@
 #include <net/net_namespace.h>
 
 #include "internal.h"
+#include "params.h"
 #include "stats.h"
 
 static const char service_idl[] =
