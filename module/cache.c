@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "stats.h"
 
 /**
  * vl_cache_init() - create a cache of objects of one size

@@ -24,6 +24,9 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "params.h"
+#include "peer.h"
+#include "stats.h"
 #include "validate.h"
 
 /* A reply starts so; the object of its parameters follows. */
@@ -49,13 +52,18 @@ static void reply_reset(struct varlink_call *call)
 /**
  * vl_call_alloc() - a new call for a message of a connection
  * @conn: the connection; the call takes a reference
+ * @peer: who opened @conn, read until the call is freed
+ * @sender: who wrote the message, or NULL if more than one process did
  * @in_caller: the message is read in the task that sent it
  *
  * Context: process context, under @conn's io_lock, while the message is
- * read (see vl_conn_sender()).
+ * read: @sender changes with the next read.
  * Return: the call, with one reference, or NULL.
  */
-struct varlink_call *vl_call_alloc(struct vl_conn *conn, bool in_caller)
+struct varlink_call *vl_call_alloc(struct vl_conn *conn,
+				   const struct vl_peer *peer,
+				   const struct vl_sender *sender,
+				   bool in_caller)
 {
 	struct varlink_call *call = vl_cache_alloc(&call_cache, GFP_KERNEL);
 
@@ -67,7 +75,11 @@ struct varlink_call *vl_call_alloc(struct vl_conn *conn, bool in_caller)
 	INIT_LIST_HEAD(&call->iface_node);
 	vl_conn_get(conn);
 	call->conn = conn;
-	call->sender = vl_conn_sender(conn, in_caller, &call->sender_pid);
+	call->peer = peer;
+	if (sender && sender->pid) {
+		call->sender_pid = get_pid(sender->pid);
+		call->sender = vl_sender_cred(sender, in_caller);
+	}
 	reply_reset(call);
 	return call;
 }
@@ -224,233 +236,6 @@ const char *varlink_call_method(const struct varlink_call *call)
 	return call->method->name;
 }
 EXPORT_SYMBOL_GPL(varlink_call_method);
-
-/**
- * varlink_call_cred() - the credentials of the connection's opener
- * @call: the call
- *
- * These are the credentials of the task that connected, taken when the
- * connection was accepted (SO_PEERCRED), not those of the current task,
- * nor necessarily of the task that sent the call: the connection may have
- * been inherited or passed since.  See varlink_call_sender_cred().
- *
- * Return: the credentials, valid until the call's final reply.
- */
-const struct cred *varlink_call_cred(const struct varlink_call *call)
-{
-	return vl_conn_cred(call->conn);
-}
-EXPORT_SYMBOL_GPL(varlink_call_cred);
-
-/**
- * varlink_call_sender_cred() - the credentials of the task that sent
- *	the call
- * @call: the call
- *
- * The process that wrote the call, as AF_UNIX recorded it, with its
- * credentials when the call was read.  Unknown when the call's bytes
- * came from more than one process, or when the writer had exited or
- * changed its user ids (executed a set-user-ID program) by then.
- *
- * Return: the credentials, valid until the call's final reply, or NULL
- * if unknown.
- */
-const struct cred *varlink_call_sender_cred(const struct varlink_call *call)
-{
-	return call->sender;
-}
-EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
-
-/**
- * varlink_call_uid() - the effective user id of the connection's opener
- * @call: the call
- *
- * Return: the euid of the connecting task.
- */
-kuid_t varlink_call_uid(const struct varlink_call *call)
-{
-	return vl_conn_cred(call->conn)->euid;
-}
-EXPORT_SYMBOL_GPL(varlink_call_uid);
-
-/**
- * varlink_call_user() - the user a call's resources are accounted to
- * @call: the call
- *
- * The connection's opener's effective uid in the initial user namespace;
- * for an opener inside a user namespace, the user who created the
- * outermost namespace below the initial one.  Every uid an unprivileged
- * user maps into namespaces of its own thus counts as that user: a
- * provider that shares a capped resource among users gives each
- * varlink_call_user() its share.
- *
- * Return: the accounting uid, a kuid in the initial user namespace.
- */
-kuid_t varlink_call_user(const struct varlink_call *call)
-{
-	return vl_conn_uid(call->conn);
-}
-EXPORT_SYMBOL_GPL(varlink_call_user);
-
-/**
- * varlink_call_pid() - the process id of the connection's opener
- * @call: the call
- *
- * Return: the thread group id of the connecting task in the initial pid
- * namespace, or 0 if it is unknown or has exited.
- */
-pid_t varlink_call_pid(const struct varlink_call *call)
-{
-	return pid_nr(vl_conn_pid(call->conn));
-}
-EXPORT_SYMBOL_GPL(varlink_call_pid);
-
-/**
- * varlink_call_is_caller() - whether a task is of the calling process
- * @call: the call
- * @task: a task, with a reference
- *
- * Return: true if @task's process both opened the connection and sent
- * the call: what the kernel lets a process do to itself, a provider may
- * let it do to @task.
- */
-bool varlink_call_is_caller(const struct varlink_call *call,
-			    struct task_struct *task)
-{
-	struct pid *tgid = task_tgid(task);
-
-	return tgid == vl_conn_pid(call->conn) && tgid == call->sender_pid;
-}
-EXPORT_SYMBOL_GPL(varlink_call_is_caller);
-
-/**
- * vl_cred_capable() - whether @cred holds @cap in a user namespace
- * @cred: the credentials to check, not the current task's
- * @ns: the user namespace
- * @cap: the capability
- *
- * Return: true if it does, with the LSMs' say (no audit record).
- */
-bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
-		     int cap)
-{
-	const struct cred *old = override_creds(cred);
-	bool ok = ns_capable_noaudit(ns, cap);
-
-	revert_creds(old);
-	return ok;
-}
-
-/**
- * varlink_call_capable() - whether the caller holds a capability
- * @call: the call
- * @cap: the capability, e.g. CAP_SYS_ADMIN
- *
- * Both the task that opened the connection and the task that sent the
- * call must hold @cap in the initial user namespace, with the LSMs' say:
- * a privileged connection passed to, or inherited by, an unprivileged
- * task lends it nothing, and a privileged task writing on a connection
- * an unprivileged task opened (its stdout, say) lends nothing either.
- * The current task's credentials play no part.
- *
- * Context: process context.
- * Return: true if both hold @cap.
- */
-bool varlink_call_capable(const struct varlink_call *call, int cap)
-{
-	return varlink_call_ns_capable(call, &init_user_ns, cap);
-}
-EXPORT_SYMBOL_GPL(varlink_call_capable);
-
-/**
- * varlink_call_ns_capable() - whether the caller holds a capability in a
- *	user namespace
- * @call: the call
- * @ns: the user namespace, e.g. the owner of the namespace whose state
- *	the call would change
- * @cap: the capability
- *
- * As varlink_call_capable(), in @ns: both the opener and the sender must
- * hold @cap there.  Root in a container holds every capability in the
- * container's user namespace and none in the initial one.
- *
- * Context: process context.
- * Return: true if both hold @cap in @ns.
- */
-bool varlink_call_ns_capable(const struct varlink_call *call,
-			     struct user_namespace *ns, int cap)
-{
-	return call->sender &&
-	       vl_cred_capable(vl_conn_cred(call->conn), ns, cap) &&
-	       vl_cred_capable(call->sender, ns, cap);
-}
-EXPORT_SYMBOL_GPL(varlink_call_ns_capable);
-
-/**
- * varlink_call_net() - the caller's network namespace
- * @call: the call
- *
- * The caller's namespaces are those of the connection's opener, taken
- * when the connection was accepted, whichever task sends the call and
- * whether it runs in a kworker or in the caller's own task: the network
- * namespace is the one whose listener it connected to.  Each of the
- * varlink_call_*_ns() functions returns a namespace that stays valid,
- * without a reference of the provider's, until the call's final reply.
- *
- * Return: the network namespace.
- */
-struct net *varlink_call_net(const struct varlink_call *call)
-{
-	return vl_conn_net(call->conn);
-}
-EXPORT_SYMBOL_GPL(varlink_call_net);
-
-/**
- * varlink_call_user_ns() - the caller's user namespace
- * @call: the call
- *
- * That of the opener's credentials, see varlink_call_net().
- *
- * Return: the user namespace.
- */
-struct user_namespace *varlink_call_user_ns(const struct varlink_call *call)
-{
-	return vl_conn_cred(call->conn)->user_ns;
-}
-EXPORT_SYMBOL_GPL(varlink_call_user_ns);
-
-/**
- * varlink_call_pid_ns() - the caller's pid namespace
- * @call: the call
- *
- * The pid namespace the opener's process ids were made in (its active
- * one), see varlink_call_net(): pid numbers are shown in it, and a
- * process outside it does not exist for the caller.
- *
- * Return: the pid namespace.
- */
-struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call)
-{
-	return vl_conn_pid_ns(call->conn);
-}
-EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
-
-/**
- * varlink_call_uts_ns() - the caller's UTS namespace
- * @call: the call
- *
- * That of the opener's thread group leader when the connection was
- * accepted, see varlink_call_net().  A process that connects, writes and
- * exits before the server accepts the connection leaves none: answer
- * nothing that depends on it then.
- *
- * Return: the UTS namespace, or NULL.
- */
-struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call)
-{
-	return vl_conn_uts_ns(call->conn);
-}
-EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
 
 /**
  * varlink_call_set_cancel() - ask to be told when nobody waits any more

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One client connection: NUL framing on the byte stream, the output
- * queue, backpressure, limits and teardown.
+ * queue, backpressure and teardown.  Who opened it and who wrote each
+ * message is peer.c's, whether it is taken at all admission.c's.
  *
  * Each connection has one work item, io_work, which does its reading and
  * dispatching under @io_lock: calls are handled one at a time and in
@@ -45,27 +46,21 @@
  * teardown, and every call holds one until its final reply.  The last
  * reference frees it from free_work, after io_work has finished.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
-#include <linux/memcontrol.h>
 #include <linux/net.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/proc_ns.h>
 #include <linux/sched/mm.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/uio.h>
-#include <linux/user_namespace.h>
-#include <linux/utsname.h>
 #include <linux/wait_bit.h>
-#include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "admission.h"
 #include "internal.h"
+#include "params.h"
+#include "peer.h"
+#include "stats.h"
 
 enum {
 	VL_CONN_DEAD,		/* closing: read nothing, send nothing */
@@ -86,12 +81,7 @@ struct vl_conn {
 	struct list_head node;
 	refcount_t ref;
 	unsigned long flags;
-	const struct cred *cred;
-	struct pid *pid;
-	kuid_t uid;
-	struct mem_cgroup *memcg;	/* charged for what it holds, or NULL */
-	struct pid_namespace *pid_ns;	/* the opener's namespaces */
-	struct uts_namespace *uts_ns;
+	struct vl_peer peer;		/* who opened it */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -147,61 +137,6 @@ void vl_conn_put(struct vl_conn *conn)
 {
 	if (refcount_dec_and_test(&conn->ref))
 		queue_work(conn->wq, &conn->free_work);
-}
-
-const struct cred *vl_conn_cred(const struct vl_conn *conn)
-{
-	return conn->cred;
-}
-
-/**
- * vl_conn_sender() - who wrote the message being dispatched
- * @conn: the connection
- * @in_caller: running in the task that sent it
- * @pid: set to a reference to the writer's thread group, or NULL
- *
- * A message with the bytes of more than one writer has no sender.
- *
- * Context: under @conn's io_lock, between rx_next() and rx_consume().
- * Return: a reference to the writer's credentials, or NULL.
- */
-const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
-				  struct pid **pid)
-{
-	lockdep_assert_held(&conn->io_lock);
-	*pid = conn->rx_mixed ? NULL : get_pid(conn->sender.pid);
-	return *pid ? vl_sender_cred(&conn->sender, in_caller) : NULL;
-}
-
-struct pid *vl_conn_pid(const struct vl_conn *conn)
-{
-	return conn->pid;
-}
-
-/* The namespaces of the opener: the listener's network namespace, ... */
-struct net *vl_conn_net(const struct vl_conn *conn)
-{
-	return sock_net(conn->sock->sk);
-}
-
-/* ... the pid namespace the opener's pids were made in, ... */
-struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn)
-{
-	return conn->pid_ns;
-}
-
-/* ... and the UTS namespace of its thread group leader when accepted, or
- * NULL if it had exited by then.
- */
-struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn)
-{
-	return conn->uts_ns;
-}
-
-/* The user the connection is accounted to, see account_uid() */
-kuid_t vl_conn_uid(const struct vl_conn *conn)
-{
-	return conn->uid;
 }
 
 static void conn_wake(struct sock *sk)
@@ -382,6 +317,54 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 	return 0;
 }
 
+/* Send @msg, or queue what the socket does not take now (see
+ * vl_conn_send()).  Return: 0, or a negative errno to close.
+ */
+static int tx_send(struct vl_conn *conn, const char *msg, size_t len)
+{
+	size_t queued = conn->tx_len - conn->tx_off;
+	bool cork;
+	ssize_t n;
+	int err;
+
+	lockdep_assert_held(&conn->lock);
+	if (queued + len > vl_config.max_output)
+		return -ENOBUFS;
+	/* only the reader's own task may see conn->cork */
+	cork = READ_ONCE(conn->server) == current && conn->cork &&
+	       queued + len <= VL_CONN_BUF;
+	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
+		/* the end of a batch: all of it in one write */
+		memcpy(conn->tx + conn->tx_len, msg, len);
+		conn->tx_len += len;
+		return tx_flush(conn);
+	}
+	if (queued && !cork) {
+		/* what is queued goes first, and may leave room for @msg */
+		err = tx_flush(conn);
+		if (err)
+			return err;
+		queued = conn->tx_len - conn->tx_off;
+	}
+	if (!queued && !cork) {
+		/* nothing queued: straight from @msg */
+		n = tx_write(conn, msg, len);
+		if (n < 0)
+			return n;
+		if ((size_t)n == len)
+			return 0;
+		msg += n;
+		len -= n;
+	}
+	err = tx_reserve(conn, len);
+	if (err)
+		return err;
+	/* held back for the batch, or the socket is full: write_space wakes us */
+	memcpy(conn->tx + conn->tx_len, msg, len);
+	conn->tx_len += len;
+	return 0;
+}
+
 /**
  * vl_conn_send() - send a message, queueing what the socket does not take
  * @conn: the connection
@@ -400,59 +383,21 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 {
 	struct mem_cgroup *old_memcg;
-	size_t queued;
-	bool cork;
-	ssize_t n;
-	int err = -ECONNRESET;
+	int err;
 
 	mutex_lock(&conn->lock);
-	old_memcg = set_active_memcg(conn->memcg);
-	if (test_bit(VL_CONN_DEAD, &conn->flags))
-		goto out;
-	err = -ENOBUFS;
-	queued = conn->tx_len - conn->tx_off;
-	if (queued + len > vl_config.max_output)
-		goto close;
-	/* only the reader's own task may see conn->cork */
-	cork = READ_ONCE(conn->server) == current && conn->cork &&
-	       queued + len <= VL_CONN_BUF;
-	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
-		/* the end of a batch: all of it in one write */
-		memcpy(conn->tx + conn->tx_len, msg, len);
-		conn->tx_len += len;
-		err = tx_flush(conn);
-		goto done;
+	if (test_bit(VL_CONN_DEAD, &conn->flags)) {
+		mutex_unlock(&conn->lock);
+		return -ECONNRESET;
 	}
-	if (queued && !cork) {
-		/* what is queued goes first, and may leave room for @msg */
-		err = tx_flush(conn);
-		if (err)
-			goto close;
-		queued = conn->tx_len - conn->tx_off;
-	}
-	if (!queued && !cork) {
-		/* nothing queued: straight from @msg */
-		n = tx_write(conn, msg, len);
-		err = n < 0 ? n : 0;
-		if (err || (size_t)n == len)
-			goto done;
-		msg += n;
-		len -= n;
-	}
-	err = tx_reserve(conn, len);
-	if (err)
-		goto close;
-	/* held back for the batch, or the socket is full: write_space wakes us */
-	memcpy(conn->tx + conn->tx_len, msg, len);
-	conn->tx_len += len;
-done:
-	if (!err)
-		goto out;
-close:
-	pr_debug_ratelimited("closing a connection: output queue (%d)\n", err);
-	vl_conn_close(conn);
-out:
+	old_memcg = set_active_memcg(conn->peer.memcg);
+	err = tx_send(conn, msg, len);
 	set_active_memcg(old_memcg);
+	if (err) {
+		pr_debug_ratelimited("closing a connection: output queue (%d)\n",
+				     err);
+		vl_conn_close(conn);
+	}
 	mutex_unlock(&conn->lock);
 	return err;
 }
@@ -652,8 +597,7 @@ static void conn_teardown(struct vl_conn *conn)
 	spin_lock(&conns_lock);
 	list_del(&conn->node);
 	spin_unlock(&conns_lock);
-	if (atomic_dec_and_test(&vl_connections))
-		wake_up_var(&vl_connections);
+	vl_admission_leave(&conn->peer);
 	vl_conn_put(conn);
 }
 
@@ -666,6 +610,8 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 	char *msg;
 	u32 len;
 
+	/* @sender is read, and handed to vl_dispatch(), under @io_lock */
+	lockdep_assert_held(&conn->io_lock);
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
 		mutex_lock(&conn->lock);
 		/* replies held back go out with the next message's reply */
@@ -696,7 +642,10 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		msg = conn->rx + conn->rx_off;
 		conn->cork = memchr(msg + len + 1, '\0',
 				    conn->rx_len - conn->rx_off - len - 1);
-		if (vl_dispatch(conn, msg, len, in_caller) == -EAGAIN)
+		/* its sender: the last read's writer, if it wrote all of it */
+		if (vl_dispatch(conn, &conn->peer,
+				conn->rx_mixed ? NULL : &conn->sender,
+				msg, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
 	}
@@ -718,7 +667,7 @@ static bool conn_process(struct vl_conn *conn, bool in_caller)
 
 	lockdep_assert_held(&conn->io_lock);
 	WRITE_ONCE(conn->server, current);
-	old_memcg = set_active_memcg(conn->memcg);
+	old_memcg = set_active_memcg(conn->peer.memcg);
 	done = conn_serve(conn, in_caller);
 	set_active_memcg(old_memcg);
 	WRITE_ONCE(conn->server, NULL);
@@ -737,109 +686,6 @@ static void io_work(struct work_struct *work)
 	mutex_unlock(&conn->io_lock);
 }
 
-/* The user charged for what @cred's task makes the server hold: its euid
- * in the initial user namespace; inside a user namespace, the user who
- * created the outermost one below the initial namespace.  The uids that
- * an unprivileged user maps into namespaces of its own are all that
- * user's.  The uids of a namespace that root created (a container
- * manager's) are users of their own: root gave them their kuids.
- */
-static kuid_t account_uid(const struct cred *cred)
-{
-	const struct user_namespace *ns = cred->user_ns;
-
-	if (ns == &init_user_ns)
-		return cred->euid;
-	while (ns->parent != &init_user_ns)
-		ns = ns->parent;
-	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
-}
-
-/* The memory cgroup of the process that connected, or NULL (the root
- * cgroup: nothing is charged) if it has exited already or has no memory.
- */
-static struct mem_cgroup *peer_memcg(struct sock *sk)
-{
-	struct mem_cgroup *memcg = NULL;
-	struct task_struct *task;
-	struct mm_struct *mm;
-
-	spin_lock(&sk->sk_peer_lock);
-	task = get_pid_task(sk->sk_peer_pid, PIDTYPE_TGID);
-	spin_unlock(&sk->sk_peer_lock);
-	if (!task)
-		return NULL;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (mm) {
-		memcg = get_mem_cgroup_from_mm(mm);
-		mmput(mm);
-	}
-	return memcg;
-}
-
-/* A reference on @task's UTS namespace, or NULL once it has exited.
- * put_uts_ns() calls free_uts_ns(), which is not exported: the reference
- * is taken and dropped through the namespace's proc_ns_operations, as
- * nsfs does, found in init_uts_ns.  Without CONFIG_UTS_NS (no operations)
- * there is only the initial namespace, which needs no reference.
- */
-static struct uts_namespace *uts_ns_get(struct task_struct *task)
-{
-	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
-	struct ns_common *ns;
-
-	if (!ops)
-		return &init_uts_ns;
-	ns = ops->get(task);
-	return ns ? container_of(ns, struct uts_namespace, ns) : NULL;
-}
-
-static void uts_ns_put(struct uts_namespace *uts)
-{
-	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
-
-	if (ops)
-		ops->put(&uts->ns);
-}
-
-/* Who connected, from the peer credentials AF_UNIX took at connect(), and
- * the namespaces of its process.  An opener that has exited by now (its
- * last call may still be in the socket) leaves no UTS namespace.
- */
-static int peer_get(struct vl_conn *conn)
-{
-	struct sock *sk = conn->sock->sk;
-	struct task_struct *task;
-
-	spin_lock(&sk->sk_peer_lock);
-	conn->cred = get_cred(sk->sk_peer_cred);
-	conn->pid = get_pid(sk->sk_peer_pid);
-	spin_unlock(&sk->sk_peer_lock);
-	if (!conn->cred || !conn->pid)
-		return -EPROTO;
-	conn->uid = account_uid(conn->cred);
-	conn->pid_ns = get_pid_ns(ns_of_pid(conn->pid));
-
-	task = get_pid_task(conn->pid, PIDTYPE_TGID);
-	if (task) {
-		conn->uts_ns = uts_ns_get(task);
-		put_task_struct(task);
-	}
-	return 0;
-}
-
-static void peer_put(struct vl_conn *conn)
-{
-	put_cred(conn->cred);
-	put_pid(conn->pid);
-	if (conn->pid_ns)
-		put_pid_ns(conn->pid_ns);
-	if (conn->uts_ns)
-		uts_ns_put(conn->uts_ns);
-	mem_cgroup_put(conn->memcg);
-}
-
 static void free_work(struct work_struct *work)
 {
 	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
@@ -850,118 +696,10 @@ static void free_work(struct work_struct *work)
 	put_pid(conn->sender.pid);
 	rx_release(conn);
 	buf_free(conn->tx, conn->tx_cap);
-	peer_put(conn);
+	vl_peer_put(&conn->peer);
 	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
-}
-
-/* Connections of @uid */
-static unsigned int count_uid(kuid_t uid)
-	__must_hold(&conns_lock)
-{
-	struct vl_conn *conn;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&conns_lock);
-	list_for_each_entry(conn, &conns, node)
-		n += uid_eq(conn->uid, uid);
-	return n;
-}
-
-/* Connections in @net */
-static unsigned int count_net(const struct net *net)
-	__must_hold(&conns_lock)
-{
-	struct vl_conn *conn;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&conns_lock);
-	list_for_each_entry(conn, &conns, node)
-		n += net_eq(vl_conn_net(conn), net);
-	return n;
-}
-
-/**
- * vl_conn_count_net() - the connections of a network namespace
- * @net: the namespace
- *
- * Return: how many there are now.
- */
-unsigned int vl_conn_count_net(const struct net *net)
-{
-	unsigned int n;
-
-	spin_lock(&conns_lock);
-	n = count_net(net);
-	spin_unlock(&conns_lock);
-	return n;
-}
-
-/* Refuse a connection so that its client can tell: the error is its
- * first message, the reply to whatever it sends, then the end.
- */
-static void conn_refuse(struct socket *sock, unsigned int max)
-{
-	char msg[96];
-	struct kvec iov = { .iov_base = msg };
-	struct msghdr hdr = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
-
-	iov.iov_len = scnprintf(msg, sizeof(msg),
-				"{\"error\":\"org.kernel.varlink.TooManyConnections\",\"parameters\":{\"max\":%u}}",
-				max) + 1;
-	kernel_sendmsg(sock, &hdr, &iov, 1, iov.iov_len);
-	vl_stat_inc(refused);
-	vl_server_refused(sock_net(sock->sk));
-}
-
-/* Under conns_lock: 0 if @conn may join, or the limit it hits.  Openers
- * with CAP_SYS_ADMIN have no per-user or per-namespace limit and the last
- * sixteenth of max_connections to themselves, so that no user and no
- * container locks root out.
- */
-static unsigned int conn_over(const struct vl_conn *conn, bool admin)
-	__must_hold(&conns_lock)
-{
-	unsigned int max = vl_config.max_connections;
-	unsigned int n = atomic_read(&vl_connections);
-
-	lockdep_assert_held(&conns_lock);
-	if (!admin)
-		max -= max / VL_CONN_RESERVE_DIV;
-	if (n >= max)
-		return max;
-	if (admin)
-		return 0;
-	if (count_uid(conn->uid) >= vl_config.max_connections_per_uid)
-		return vl_config.max_connections_per_uid;
-	if (!net_eq(vl_conn_net(conn), &init_net) &&
-	    count_net(vl_conn_net(conn)) >= vl_config.max_connections_per_netns)
-		return vl_config.max_connections_per_netns;
-	return 0;
-}
-
-/* Join the connections, or refuse @conn: 0 or -EMFILE. */
-static int conn_admit(struct vl_conn *conn)
-{
-	bool admin = vl_cred_capable(conn->cred, &init_user_ns, CAP_SYS_ADMIN);
-	unsigned int over;
-
-	spin_lock(&conns_lock);
-	over = conn_over(conn, admin);
-	if (!over) {
-		list_add_tail(&conn->node, &conns);
-		atomic_inc(&vl_connections);
-	}
-	spin_unlock(&conns_lock);
-	if (!over) {
-		vl_stat_inc(connections_total);
-		return 0;
-	}
-	pr_debug_ratelimited("refusing a connection of uid %u\n",
-			     from_kuid(&init_user_ns, conn->uid));
-	conn_refuse(conn->sock, over);
-	return -EMFILE;
 }
 
 /**
@@ -969,32 +707,32 @@ static int conn_admit(struct vl_conn *conn)
  * @sock: the socket, owned by the connection from now on, even on error
  * @wq: the workqueue to serve it on
  *
- * The peer's credentials are those of the task that connected, what the
- * connection holds is charged to that task's memory cgroup, and its calls
- * are answered in that task's namespaces.  Over max_connections,
- * max_connections_per_uid for its user (see account_uid()), or
- * max_connections_per_netns, the client gets TooManyConnections and the
- * socket is closed.
+ * The peer is the task that connected (peer.c): what the connection
+ * holds is charged to its memory cgroup, and its calls are answered in
+ * its namespaces.  A connection over a limit (admission.c) gets
+ * TooManyConnections and the socket is closed.
  *
  * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
  * (refused), the socket released.
  */
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 {
-	struct mem_cgroup *memcg, *old_memcg;
+	struct mem_cgroup *old_memcg;
+	struct vl_peer peer;
 	struct vl_conn *conn;
 	int err;
 
-	memcg = peer_memcg(sock->sk);
-	old_memcg = set_active_memcg(memcg);
+	err = vl_peer_get(&peer, sock);
+	if (err)
+		goto err_peer;
+	old_memcg = set_active_memcg(peer.memcg);
 	conn = kzalloc(sizeof(*conn), GFP_KERNEL_ACCOUNT);
 	set_active_memcg(old_memcg);
 	if (!conn) {
-		mem_cgroup_put(memcg);
-		sock_release(sock);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto err_peer;
 	}
-	conn->memcg = memcg;
+	conn->peer = peer;
 	conn->sock = sock;
 	conn->wq = wq;
 	INIT_WORK(&conn->io_work, io_work);
@@ -1003,15 +741,12 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_init(&conn->io_lock);
 	refcount_set(&conn->ref, 1);
 
-	err = peer_get(conn);
-	if (!err)
-		err = conn_admit(conn);
-	if (err) {
-		peer_put(conn);
-		kfree(conn);
-		sock_release(sock);
-		return err;
-	}
+	err = vl_admit(&conn->peer, sock);
+	if (err)
+		goto err_conn;
+	spin_lock(&conns_lock);
+	list_add_tail(&conn->node, &conns);
+	spin_unlock(&conns_lock);
 
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);
@@ -1019,6 +754,15 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	queue_work(wq, &conn->io_work);	/* data may be there already */
 	vl_conn_put(conn);
 	return 0;
+
+err_conn:
+	mutex_destroy(&conn->lock);
+	mutex_destroy(&conn->io_lock);
+	kfree(conn);
+err_peer:
+	vl_peer_put(&peer);
+	sock_release(sock);
+	return err;
 }
 
 /**

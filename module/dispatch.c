@@ -14,13 +14,15 @@
  * the parameter struct and call_run() hands the call to the provider.
  */
 #include <linux/module.h>
-#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
 #include "internal.h"
+#include "params.h"
+#include "peer.h"
+#include "stats.h"
 #include "validate.h"
 
 /* Longest "interface.Method" a call may name */
@@ -224,7 +226,7 @@ find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
 		return NULL;
 	}
 
-	iface = vl_iface_get_served(name, dot, vl_conn_net(call->conn));
+	iface = vl_iface_get_served(name, dot, call->peer->net);
 	if (!iface) {
 		call_fail(call, VL_ERR("InterfaceNotFound"), "interface", name, dot);
 		return NULL;
@@ -255,7 +257,7 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 	if (t->flags & VL_JSON_F_ESC)
 		return find_method_slow(call, js, tok);
 	iface = vl_method_get(js->buf + t->start + 1, t->len - 2,
-			      vl_conn_net(call->conn), &member);
+			      call->peer->net, &member);
 	if (!iface)
 		return find_method_slow(call, js, tok);
 	call->iface = iface;	/* the call owns the reference */
@@ -277,14 +279,6 @@ static noinline void refuse_invalid(struct varlink_call *call,
 	if (len < 0)
 		len = strscpy(name, "parameters", sizeof(name));
 	call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
-}
-
-/* Where a VARLINK_CAPABLE method's capability is checked */
-static struct user_namespace *capable_ns(const struct varlink_call *call)
-{
-	if (call->method->flags & VARLINK_CAPABLE_NET)
-		return vl_conn_net(call->conn)->user_ns;
-	return &init_user_ns;
 }
 
 /* Whether the method takes the call as it is: implemented, called the
@@ -311,8 +305,7 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 		refuse_invalid(call, js, &verr);
 		return false;
 	}
-	if ((m->flags & VARLINK_CAPABLE) &&
-	    !varlink_call_ns_capable(call, capable_ns(call), m->capability)) {
+	if (!vl_call_permitted(call)) {
 		call_fail(call, VL_ERR("PermissionDenied"), NULL, NULL, 0);
 		return false;
 	}
@@ -409,6 +402,8 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
 /**
  * vl_dispatch() - handle one message of a connection
  * @conn: the connection
+ * @peer: who opened it
+ * @sender: who wrote the message, or NULL if more than one process did
  * @msg: the message text, without its NUL; decoded in place
  * @len: bytes of @msg
  * @in_caller: running in the task that sent the message (the fast path)
@@ -419,7 +414,9 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
  * for a call of a method that must run in a kworker: nothing was sent and
  * @msg is unchanged, for io_work to handle it again.
  */
-int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
+int vl_dispatch(struct vl_conn *conn, const struct vl_peer *peer,
+		const struct vl_sender *sender, char *msg, size_t len,
+		bool in_caller)
 {
 	struct vl_json_tok *heap = NULL;
 	struct varlink_call *call;
@@ -427,7 +424,7 @@ int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller)
 	struct vl_json js;
 	int err;
 
-	call = vl_call_alloc(conn, in_caller);
+	call = vl_call_alloc(conn, peer, sender, in_caller);
 	if (!call) {
 		vl_conn_close(conn);
 		return 0;

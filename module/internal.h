@@ -20,54 +20,6 @@
 #include "limits.h"
 #include <linux/varlink.h>
 
-/* main.c: the limits in force, from the module parameters */
-struct vl_config {
-	unsigned int max_message_size;
-	unsigned int max_output;
-	unsigned int max_connections;
-	unsigned int max_connections_per_uid;
-	unsigned int max_connections_per_netns;
-	unsigned int max_depth;
-	unsigned int max_tokens;
-	bool fast_path;
-};
-
-extern struct vl_config vl_config;
-
-/* main.c: counters, shown in /sys/module/varlink/statistics/.  Each CPU
- * counts in a copy of its own, so that CPUs serving calls in parallel
- * share no cache line for them; a read sums the copies.  this_cpu_inc()
- * and this_cpu_add() are safe against preemption and interrupts on every
- * architecture (one instruction on x86; the generic versions disable
- * interrupts around the update), so a counter may be updated in any
- * context, without a lock.
- */
-struct vl_stats {
-	u64 connections_total;
-	u64 refused;
-	u64 calls;
-	u64 calls_inline;
-	u64 errors;
-	u64 protocol_errors;
-	u64 bytes_in;
-	u64 bytes_out;
-	u64 sends;
-	u64 allocations;
-};
-
-DECLARE_PER_CPU(struct vl_stats, vl_stats);
-void vl_stats_put(struct varlink_call *call);
-
-#define vl_stat_inc(name)	this_cpu_inc(vl_stats.name)
-#define vl_stat_add(name, n)	this_cpu_add(vl_stats.name, (n))
-
-/* The connections open now, shown as statistics/connections: one count
- * for all CPUs, not a statistic alone, since conn.c admits connections by
- * it and waits at unload for it to reach 0.  It changes once per
- * connection, not per call.
- */
-extern atomic_t vl_connections;
-
 /* cache.c: per-CPU caches of per-message memory */
 #define VL_CACHE_SLOTS	2	/* objects kept per CPU */
 
@@ -85,48 +37,26 @@ void vl_cache_destroy(struct vl_cache *c);
 void *vl_cache_alloc(struct vl_cache *c, gfp_t gfp);
 void vl_cache_free(struct vl_cache *c, void *obj);
 
-/* sender.c: who wrote a message */
-struct socket;
-struct vl_sender {
-	struct pid *pid;	/* the writer's thread group, or NULL */
-	kuid_t uid;		/* its real uid when it wrote */
-};
-
-struct kvec;
-int vl_sender_listen(struct socket *listener);
-int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
-		   bool *changed);
-const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
-
 /* server.c */
 int vl_server_start(const char *name, bool init_net_only);
 void vl_server_stop(void);
 const char *vl_server_name(void);
 bool vl_server_init_net_only(void);
-void vl_server_refused(struct net *net);
 
 /* conn.c: one client connection */
+struct socket;
 struct vl_conn;
 
 int vl_conn_init(void);
 void vl_conn_exit(void);
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq);
 void vl_conn_shutdown_all(void);
-kuid_t vl_conn_uid(const struct vl_conn *conn);
 void vl_conn_get(struct vl_conn *conn);
 void vl_conn_put(struct vl_conn *conn);
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
 void vl_conn_close(struct vl_conn *conn);
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call);
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
-const struct cred *vl_conn_cred(const struct vl_conn *conn);
-const struct cred *vl_conn_sender(const struct vl_conn *conn, bool in_caller,
-				  struct pid **pid);
-struct pid *vl_conn_pid(const struct vl_conn *conn);
-struct net *vl_conn_net(const struct vl_conn *conn);
-struct pid_namespace *vl_conn_pid_ns(const struct vl_conn *conn);
-struct uts_namespace *vl_conn_uts_ns(const struct vl_conn *conn);
-unsigned int vl_conn_count_net(const struct net *net);
 
 /* registry.c: the registered interfaces */
 struct vl_iface;
@@ -164,9 +94,10 @@ struct vl_iface *vl_iface_get_served(const char *name, size_t len,
 				     const struct net *net);
 bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
 void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
-void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
-			  void *data);
-void vl_registry_prepare(void);
+unsigned long vl_registry_for_each(void (*fn)(const struct vl_iface *iface,
+					      void *data),
+				   void *data);
+unsigned long vl_registry_gen(void);
 void vl_registry_exit(void);
 
 #ifdef VARLINK_TEST_HOOKS
@@ -198,6 +129,7 @@ enum {
  *	reply
  * @ref: the provider's reference until the final reply, plus temporary ones
  * @conn: the connection (a reference)
+ * @peer: who opened @conn, in @conn (see peer.c)
  * @sender: the credentials of the task that wrote the call (a reference),
  *	or NULL if unknown, see vl_sender_cred()
  * @sender_pid: the thread group that wrote the call (a reference), or NULL
@@ -222,6 +154,7 @@ enum {
 struct varlink_call {
 	refcount_t ref;
 	struct vl_conn *conn;
+	const struct vl_peer *peer;
 	const struct cred *sender;
 	struct pid *sender_pid;
 	struct vl_iface *iface;
@@ -241,15 +174,18 @@ struct varlink_call {
 
 int vl_call_init(void);
 void vl_call_exit(void);
-struct varlink_call *vl_call_alloc(struct vl_conn *conn, bool in_caller);
+struct vl_peer;
+struct vl_sender;
+struct varlink_call *vl_call_alloc(struct vl_conn *conn,
+				   const struct vl_peer *peer,
+				   const struct vl_sender *sender,
+				   bool in_caller);
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
 void vl_call_put_members(struct varlink_call *call, const char *json,
 			 size_t len);
-bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
-		     int cap);
 
 /* dispatch.c: one message, from its text to the callback */
 struct vl_envelope {
@@ -261,11 +197,12 @@ struct vl_envelope {
 };
 
 int vl_parse_envelope(const struct vl_json *js, struct vl_envelope *env);
-int vl_dispatch(struct vl_conn *conn, char *msg, size_t len, bool in_caller);
+int vl_dispatch(struct vl_conn *conn, const struct vl_peer *peer,
+		const struct vl_sender *sender, char *msg, size_t len,
+		bool in_caller);
 
 /* service.c: org.varlink.service and org.kernel.varlink */
 int vl_service_init(void);
 void vl_service_exit(void);
-void vl_service_prepare(void);
 
 #endif /* _VL_INTERNAL_H */

@@ -3,7 +3,7 @@
  * Every limit of the varlink core, in one place.
  *
  * Values that an administrator may need to change are defaults for module
- * parameters (see main.c); the others are hard bounds.  The defaults that
+ * parameters (see params.c); the others are hard bounds.  The defaults that
  * userspace may rely on are published in uapi/linux/varlink.h, and checked
  * against these at build time.
  *

@@ -27,6 +27,8 @@
 
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
+/* bumped under registry_lock by every change of @registry */
+static unsigned long registry_gen;
 /* every method of the registry, by vl_method_hash(); RCU for readers */
 static DEFINE_HASHTABLE(methods, 8);
 
@@ -484,7 +486,7 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 	list_add_tail_rcu(&new->node, at);
 	for (i = 0; i < iface->n_methods; i++)
 		hash_add_rcu(methods, &new->slots[i].node, new->slots[i].hash);
-	vl_service_prepare();
+	WRITE_ONCE(registry_gen, registry_gen + 1);
 	mutex_unlock(&registry_lock);
 	return 0;
 }
@@ -536,7 +538,7 @@ void varlink_unregister_interface(const struct varlink_interface *iface)
 			list_del_rcu(&pos->node);
 			for (i = 0; i < iface->n_methods; i++)
 				hash_del_rcu(&pos->slots[i].node);
-			vl_service_prepare();
+			WRITE_ONCE(registry_gen, registry_gen + 1);
 			break;
 		}
 	}
@@ -552,31 +554,37 @@ EXPORT_SYMBOL_GPL(varlink_unregister_interface);
 
 /**
  * vl_registry_for_each() - visit the registered interfaces, sorted by name
- * @fn: called for each; it may sleep, and must not register or
- *	unregister an interface
+ * @fn: called for each, under the registry's mutex; it may sleep, and
+ *	must not register or unregister an interface
  * @data: passed to @fn
  *
- * Context: under the registry's mutex: from vl_service_prepare().
+ * Context: process context, may sleep.
+ * Return: the generation of the registry @fn saw, see vl_registry_gen().
  */
-void vl_registry_for_each(void (*fn)(const struct vl_iface *iface, void *data),
-			  void *data)
+unsigned long vl_registry_for_each(void (*fn)(const struct vl_iface *iface,
+					      void *data),
+				   void *data)
 {
 	struct vl_iface *iface;
+	unsigned long gen;
 
-	lockdep_assert_held(&registry_lock);
+	mutex_lock(&registry_lock);
 	list_for_each_entry(iface, &registry, node)
 		fn(iface, data);
+	gen = registry_gen;
+	mutex_unlock(&registry_lock);
+	return gen;
 }
 
 /**
- * vl_registry_prepare() - vl_service_prepare() once more, under the
- *	registry's mutex, for a prepared reply that could not be written
+ * vl_registry_gen() - the registry's generation
+ *
+ * Return: a number that changes whenever an interface is registered or
+ * unregistered.
  */
-void vl_registry_prepare(void)
+unsigned long vl_registry_gen(void)
 {
-	mutex_lock(&registry_lock);
-	vl_service_prepare();
-	mutex_unlock(&registry_lock);
+	return READ_ONCE(registry_gen);
 }
 
 /**

@@ -22,8 +22,10 @@
 #include <net/tcp_states.h>
 #include <kunit/visibility.h>
 
+#include "admission.h"
 #include "compat.h"
 #include "internal.h"
+#include "peer.h"
 
 /* The listener of one network namespace, and its /proc/net/varlink */
 struct vl_server {
@@ -62,7 +64,8 @@ static void accept_work(struct work_struct *work)
 		if (err)
 			break;
 		/* an error has closed the socket; a refused client was told why */
-		vl_conn_create(sock, server_wq);
+		if (vl_conn_create(sock, server_wq) == -EMFILE)
+			atomic_long_inc(&srv->refused);
 	}
 	if (err != -EAGAIN) {
 		pr_warn_ratelimited("accept failed: %d; trying again\n", err);
@@ -149,17 +152,6 @@ err_sock:
 	return err;
 }
 
-/**
- * vl_server_refused() - count a connection refused in a network namespace
- * @net: the namespace of its listener
- */
-void vl_server_refused(struct net *net)
-{
-	struct vl_server *srv = net_generic(net, server_net_id);
-
-	atomic_long_inc(&srv->refused);
-}
-
 /* /proc/net/varlink: what an administrator of a namespace needs to see
  * of the server there.  The statistics of /sys/module/varlink/ are the
  * host's, over every namespace.
@@ -170,7 +162,7 @@ static int server_proc_show(struct seq_file *seq, void *v)
 	struct vl_server *srv = net_generic(net, server_net_id);
 
 	seq_printf(seq, "listening %d\n", !!srv->listener);
-	seq_printf(seq, "connections %u\n", vl_conn_count_net(net));
+	seq_printf(seq, "connections %u\n", vl_admission_count_net(net));
 	seq_printf(seq, "refused %ld\n", atomic_long_read(&srv->refused));
 	return 0;
 }

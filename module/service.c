@@ -11,6 +11,8 @@
 #include <net/net_namespace.h>
 
 #include "internal.h"
+#include "params.h"
+#include "stats.h"
 
 static const char service_idl[] =
 "# The Varlink Service Interface is provided by every varlink service. It\n"
@@ -53,17 +55,20 @@ static const char service_idl[] =
 "error ExpectedUpgrade ()\n";
 
 /* GetInfo's reply changes only when the registry does: it is written
- * then, under the registry's mutex, once for the initial network
- * namespace and once for the others (which are served the VARLINK_NETNS
- * interfaces only), and each call copies it.  A call copies under
- * info_srcu, as the copy may allocate.
+ * once for the initial network namespace and once for the others (which
+ * are served the VARLINK_NETNS interfaces only), with the registry's
+ * generation it lists, and each call copies it.  The first call after the
+ * registry changed writes it afresh.  A call copies under info_srcu, as
+ * the copy may allocate.
  */
 struct info_reply {
+	unsigned long gen;	/* vl_registry_gen() of what it lists */
 	size_t len;
 	char members[];		/* between the braces of "parameters" */
 };
 
 static struct info_reply __rcu *info_replies[2];	/* [!host] */
+static DEFINE_MUTEX(info_lock);	/* serialises the writers */
 DEFINE_STATIC_SRCU(info_srcu);
 
 struct info_list {
@@ -84,6 +89,7 @@ static struct info_reply *info_write(bool host)
 	struct info_reply *r = NULL;
 	struct vl_jsonw w;
 	struct info_list l = { .w = &w, .host = host };
+	unsigned long gen;
 	const char *text;
 	size_t len;
 
@@ -95,7 +101,7 @@ static struct info_reply *info_write(bool host)
 	vl_jsonw_kv_str(&w, "url", "https://varlink.org");
 	vl_jsonw_key(&w, "interfaces");
 	vl_jsonw_arr_open(&w);
-	vl_registry_for_each(list_name, &l);
+	gen = vl_registry_for_each(list_name, &l);
 	vl_jsonw_arr_close(&w);
 	vl_jsonw_obj_close(&w);
 	text = vl_jsonw_text(&w, &len);
@@ -103,6 +109,7 @@ static struct info_reply *info_write(bool host)
 		/* never empty: "vendor" at least */
 		r = kmalloc(struct_size(r, members, len - 2), GFP_KERNEL);
 		if (r) {
+			r->gen = gen;
 			r->len = len - 2;
 			memcpy(r->members, text + 1, r->len);
 		}
@@ -111,22 +118,26 @@ static struct info_reply *info_write(bool host)
 	return r;
 }
 
-/**
- * vl_service_prepare() - write GetInfo's replies for the registry as it is
- *
- * A reply that cannot be written is left out: GetInfo tries once more.
- *
- * Context: process context, under the registry's mutex.
+/* Write GetInfo's replies afresh for the registry as it is now, but one
+ * that another call wrote meanwhile.  A reply that cannot be written is
+ * left out: the next call tries again.
  */
-void vl_service_prepare(void)
+static void info_prepare(void)
 {
-	struct info_reply *old[ARRAY_SIZE(info_replies)];
+	struct info_reply *old[ARRAY_SIZE(info_replies)] = {};
+	struct info_reply *r;
 	unsigned int i;
 
-	/* the registry's mutex serialises the writers */
-	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
+	mutex_lock(&info_lock);
+	for (i = 0; i < ARRAY_SIZE(info_replies); i++) {
+		r = rcu_dereference_protected(info_replies[i],
+					      lockdep_is_held(&info_lock));
+		if (r && r->gen == vl_registry_gen())
+			continue;
 		old[i] = rcu_replace_pointer(info_replies[i], info_write(!i),
-					     true);
+					     lockdep_is_held(&info_lock));
+	}
+	mutex_unlock(&info_lock);
 	synchronize_srcu(&info_srcu);
 	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
 		kfree(old[i]);
@@ -137,16 +148,19 @@ static int get_info(struct varlink_call *call, const void *params)
 	bool host = net_eq(varlink_call_net(call), &init_net);
 	struct info_reply *r;
 	int idx, tries;
+	bool ok;
 
 	for (tries = 0; tries < 2; tries++) {
 		idx = srcu_read_lock(&info_srcu);
 		r = srcu_dereference(info_replies[!host], &info_srcu);
-		if (r)
+		/* written since this call began will do, should it change again */
+		ok = r && (tries || r->gen == vl_registry_gen());
+		if (ok)
 			vl_call_put_members(call, r->members, r->len);
 		srcu_read_unlock(&info_srcu, idx);
-		if (r)
+		if (ok)
 			return varlink_reply(call);
-		vl_registry_prepare();
+		info_prepare();
 	}
 	return -ENOMEM;
 }
@@ -277,9 +291,14 @@ static const char kernel_idl[] =
  * in sysfs already (0444).  Both only read atomics and plain values, so
  * they may run in the caller's task (VARLINK_FAST).
  */
+static void put_stat(const char *name, s64 value, void *call)
+{
+	varlink_put_s64(call, name, value);
+}
+
 static int get_statistics(struct varlink_call *call, const void *params)
 {
-	vl_stats_put(call);
+	vl_stats_for_each(put_stat, call);
 	return varlink_reply(call);
 }
 

@@ -30,7 +30,7 @@ function step_of_file(f,    g) {
 	if (f ~ /(^|\/)(dispatch|registry)\.o$/) return "dispatch: envelope, routing, decoding"
 	if (f ~ /(^|\/)call\.o$/) return "call: its lifetime, the reply API (call.c)"
 	if (f ~ /(^|\/)jsonw\.o$/) return "reply: JSON writer (jsonw.c)"
-	if (f ~ /(^|\/)(conn|sender|cache|server|main)\.o$/) return "connection: framing, output (conn.c ...)"
+	if (f ~ /(^|\/)(conn|peer|admission|stats|params|cache|server|main)\.o$/) return "connection: framing, output (conn.c ...)"
 	g = f
 	sub(/.*\//, "", g)
 	sub(/\.o$/, ".c", g)

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module parameters: the name to listen on and every limit, in
+ * vl_config, checked at load.
+ */
+#include <linux/moduleparam.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+#include <linux/un.h>
+#include <uapi/linux/varlink.h>
+
+#include "params.h"
+
+struct vl_config vl_config = {
+	.socket_name = VARLINK_SOCKET_NAME,
+	.max_message_size = VL_MSG_SIZE_DEFAULT,
+	.max_output = VL_OUTPUT_DEFAULT,
+	.max_connections = VL_CONN_DEFAULT,
+	.max_connections_per_uid = VL_CONN_PER_UID_DEFAULT,
+	.max_connections_per_netns = VL_CONN_PER_NETNS_DEFAULT,
+	.max_depth = VL_JSON_DEPTH_DEFAULT,
+	.max_tokens = VL_JSON_TOKENS_DEFAULT,
+	.fast_path = true,
+};
+
+module_param_named(socket_name, vl_config.socket_name, charp, 0444);
+MODULE_PARM_DESC(socket_name,
+		 "abstract AF_UNIX name to listen on, without the leading '@' (default \""
+		 VARLINK_SOCKET_NAME "\")");
+
+module_param_named(init_net_only, vl_config.init_net_only, bool, 0444);
+MODULE_PARM_DESC(init_net_only,
+		 "listen in the initial network namespace only, not in every one (default off)");
+
+module_param_named(max_message_size, vl_config.max_message_size, uint, 0444);
+MODULE_PARM_DESC(max_message_size, "bytes of one message, its NUL included (default 65536)");
+module_param_named(max_output, vl_config.max_output, uint, 0444);
+MODULE_PARM_DESC(max_output, "bytes of replies queued for one connection (default 262144)");
+module_param_named(max_connections, vl_config.max_connections, uint, 0444);
+MODULE_PARM_DESC(max_connections, "connections in total (default 4096)");
+module_param_named(max_connections_per_uid, vl_config.max_connections_per_uid,
+		   uint, 0444);
+MODULE_PARM_DESC(max_connections_per_uid, "connections of one user (default 128)");
+module_param_named(max_connections_per_netns, vl_config.max_connections_per_netns,
+		   uint, 0444);
+MODULE_PARM_DESC(max_connections_per_netns,
+		 "connections in one network namespace other than the initial one (default 1024)");
+module_param_named(max_depth, vl_config.max_depth, uint, 0444);
+MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
+module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
+MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
+module_param_named(fast_path, vl_config.fast_path, bool, 0644);
+MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when safe (default on)");
+
+static bool param_ok(const char *name, unsigned int v, unsigned int lo,
+		     unsigned int hi)
+{
+	if (v >= lo && v <= hi)
+		return true;
+	pr_err("%s=%u is outside %u..%u\n", name, v, lo, hi);
+	return false;
+}
+
+/**
+ * vl_params_check() - check the parameters the module was loaded with
+ *
+ * Return: 0, or -EINVAL with the first one out of its range logged.
+ */
+int __init vl_params_check(void)
+{
+	const struct vl_config *c = &vl_config;
+	size_t len = c->socket_name ? strlen(c->socket_name) : 0;
+
+	/* sun_path holds a leading NUL and the name, with no trailing NUL */
+	if (!param_ok("socket_name length", len, 1, UNIX_PATH_MAX - 1) ||
+	    !param_ok("max_message_size", c->max_message_size, 64, VL_MSG_SIZE_MAX) ||
+	    !param_ok("max_output", c->max_output, c->max_message_size, VL_OUTPUT_MAX) ||
+	    !param_ok("max_connections", c->max_connections, 1, VL_CONN_MAX) ||
+	    !param_ok("max_connections_per_uid", c->max_connections_per_uid, 1,
+		      VL_CONN_MAX) ||
+	    !param_ok("max_connections_per_netns", c->max_connections_per_netns, 1,
+		      VL_CONN_MAX) ||
+	    !param_ok("max_depth", c->max_depth, 1, VL_JSON_DEPTH_MAX) ||
+	    !param_ok("max_tokens", c->max_tokens, 16, VL_JSON_TOKENS_MAX))
+		return -EINVAL;
+	return 0;
+}

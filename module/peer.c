@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Who is calling, and what that lets it do: the core's security model,
+ * in one file.
+ *
+ * The opener.  A connection's opener is the task that connected: AF_UNIX
+ * records its credentials and thread group at connect() (SO_PEERCRED),
+ * and vl_peer_get() takes them once, when the connection is accepted,
+ * with the opener's namespaces, memory cgroup and accounting user, into
+ * the plain fields of &struct vl_peer, which the connection and its
+ * calls then read directly, as af_unix reads the peer credentials it
+ * took at connect().  A call is answered in the opener's namespaces (the
+ * network namespace is the listener's), whichever task writes on the
+ * connection and whether the call runs in a kworker or in the caller's
+ * own task; what the connection holds is charged to the opener's memory
+ * cgroup, and the connection is counted against the opener's user, see
+ * peer_user().
+ *
+ * The sender.  The opener says who connected, not who writes on the
+ * connection now: the descriptor may have been inherited or passed since,
+ * or its opener may have dropped its privileges.  So each call has a
+ * sender too, the process that wrote it.  With SO_PASSCRED on the
+ * listener (inherited by every accepted socket), AF_UNIX tags each write
+ * with the writer's thread group and real uid, and a read never returns
+ * the bytes of two writers.  Kernels since 6.16 report the tag as
+ * SCM_CREDENTIALS, with SO_PASSRIGHTS off so that no descriptor can reach
+ * a kernel reader (scm_detach_fds() warns on one); older kernels keep the
+ * tag in the skb's control block, read here before the skb is.  A call
+ * whose bytes came from two writers has no sender, and the sender's
+ * credentials count only while its real and effective uid are those it
+ * wrote with (vl_sender_cred()).
+ *
+ * Privilege needs both.  A capability is granted only if the opener and
+ * the sender both hold it, as netlink checks the socket's opener and the
+ * sender (netlink_ns_capable(), after CVE-2014-0181); a call without a
+ * sender holds none, and the current task's credentials play no part
+ * (it may be a kworker, or the client's own task on the fast path).  The
+ * capability is checked in the initial user namespace for host state
+ * (VARLINK_CAPABLE, varlink_call_capable()); for state of the caller's
+ * network namespace only, in the user namespace that owns it
+ * (VARLINK_CAPABLE_NET, as genetlink's GENL_UNS_ADMIN_PERM); providers
+ * name any other with varlink_call_ns_capable().  Each check has the
+ * LSMs' say: security_capable() is not exported in 6.1, so the checked
+ * credentials override the current ones around ns_capable_noaudit().
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/memcontrol.h>
+#include <linux/net.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/proc_ns.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/socket.h>
+#include <linux/uidgid.h>
+#include <linux/user_namespace.h>
+#include <linux/utsname.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "internal.h"
+#include "peer.h"
+
+/* The user charged for what @cred's task makes the server hold: its euid
+ * in the initial user namespace; inside a user namespace, the user who
+ * created the outermost one below the initial namespace.  The uids that
+ * an unprivileged user maps into namespaces of its own are all that
+ * user's.  The uids of a namespace that root created (a container
+ * manager's) are users of their own: root gave them their kuids.
+ */
+static kuid_t peer_user(const struct cred *cred)
+{
+	const struct user_namespace *ns = cred->user_ns;
+
+	if (ns == &init_user_ns)
+		return cred->euid;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
+}
+
+/* A reference on @task's UTS namespace, or NULL once it has exited.
+ * put_uts_ns() calls free_uts_ns(), which is not exported: the reference
+ * is taken and dropped through the namespace's proc_ns_operations, as
+ * nsfs does, found in init_uts_ns.  Without CONFIG_UTS_NS (no operations)
+ * there is only the initial namespace, which needs no reference.
+ */
+static struct uts_namespace *uts_ns_get(struct task_struct *task)
+{
+	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
+	struct ns_common *ns;
+
+	if (!ops)
+		return &init_uts_ns;
+	ns = ops->get(task);
+	return ns ? container_of(ns, struct uts_namespace, ns) : NULL;
+}
+
+static void uts_ns_put(struct uts_namespace *uts)
+{
+	const struct proc_ns_operations *ops = init_uts_ns.ns.ops;
+
+	if (ops)
+		ops->put(&uts->ns);
+}
+
+/**
+ * vl_peer_get() - take who opened an accepted connection
+ * @peer: filled in; vl_peer_put() drops it, even on error
+ * @sock: the accepted socket
+ *
+ * From the peer credentials AF_UNIX took at connect(), and the process
+ * they name.  An opener that has exited by now (its last call may still
+ * be in the socket) leaves no UTS namespace, and the root memory cgroup
+ * (nothing is charged), as does one without memory.
+ *
+ * Return: 0, or -EPROTO if the socket has no peer credentials.
+ */
+int vl_peer_get(struct vl_peer *peer, struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	struct task_struct *task;
+	struct mm_struct *mm;
+
+	memset(peer, 0, sizeof(*peer));
+	peer->net = sock_net(sk);
+	spin_lock(&sk->sk_peer_lock);
+	peer->cred = get_cred(sk->sk_peer_cred);
+	peer->pid = get_pid(sk->sk_peer_pid);
+	spin_unlock(&sk->sk_peer_lock);
+	if (!peer->cred || !peer->pid)
+		return -EPROTO;
+	peer->user = peer_user(peer->cred);
+	peer->pid_ns = get_pid_ns(ns_of_pid(peer->pid));
+
+	task = get_pid_task(peer->pid, PIDTYPE_TGID);
+	if (!task)
+		return 0;
+	peer->uts_ns = uts_ns_get(task);
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (mm) {
+		peer->memcg = get_mem_cgroup_from_mm(mm);
+		mmput(mm);
+	}
+	return 0;
+}
+
+/**
+ * vl_peer_put() - drop what vl_peer_get() took
+ * @peer: the opener
+ */
+void vl_peer_put(struct vl_peer *peer)
+{
+	put_cred(peer->cred);
+	put_pid(peer->pid);
+	if (peer->pid_ns)
+		put_pid_ns(peer->pid_ns);
+	if (peer->uts_ns)
+		uts_ns_put(peer->uts_ns);
+	mem_cgroup_put(peer->memcg);
+}
+
+/**
+ * vl_sender_listen() - have AF_UNIX tag every write to the listener's
+ *	connections with its writer
+ * @listener: the listening socket, before it listens
+ *
+ * Return: 0 or a negative errno.
+ */
+int vl_sender_listen(struct socket *listener)
+{
+	int one = 1, err;
+
+	err = sock_setsockopt(listener, SOL_SOCKET, SO_PASSCRED,
+			      KERNEL_SOCKPTR(&one), sizeof(one));
+#ifdef SO_PASSRIGHTS
+	if (!err) {
+		int zero = 0;
+
+		err = sock_setsockopt(listener, SOL_SOCKET, SO_PASSRIGHTS,
+				      KERNEL_SOCKPTR(&zero), sizeof(zero));
+	}
+#endif
+	return err;
+}
+
+#ifdef SO_PASSRIGHTS
+/* SCM_CREDENTIALS numbers the writer's uid in the reader's user namespace,
+ * and one that namespace does not map as the overflow uid.  The reader
+ * may be a caller's task (conn.c's fast path), in a user namespace that
+ * maps neither the writer nor, maybe, itself: the tag is read with the
+ * kernel's credentials, in the initial user namespace, where every uid
+ * has its number.  The pid is numbered in the reader's pid namespace: a
+ * writer that the reader does not see there is no sender, who is granted
+ * nothing.
+ */
+static int sender_recv(struct socket *sock, struct kvec *iov,
+		       struct pid **pid, kuid_t *uid)
+{
+	struct {
+		struct cmsghdr hdr;
+		struct ucred uc;	/* CMSG_DATA(&hdr) */
+	} ctl = {};
+	struct msghdr msg = {
+		.msg_control = &ctl,
+		.msg_controllen = sizeof(ctl),
+	};
+	const struct cred *old;
+	int n;
+
+	BUILD_BUG_ON(offsetof(typeof(ctl), uc) != CMSG_ALIGN(sizeof(ctl.hdr)));
+	/* init_task's are the kernel's, kernel_cred() of 6.18 */
+	old = override_creds(rcu_dereference_raw(init_task.cred));
+	n = kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
+	revert_creds(old);
+	if (n <= 0 || ctl.hdr.cmsg_level != SOL_SOCKET ||
+	    ctl.hdr.cmsg_type != SCM_CREDENTIALS ||
+	    ctl.hdr.cmsg_len != CMSG_LEN(sizeof(ctl.uc)))
+		return n;
+	/* numbers as this task sees them: back to what they name */
+	*pid = ctl.uc.pid ? find_get_pid(ctl.uc.pid) : NULL;
+	*uid = make_kuid(&init_user_ns, ctl.uc.uid);
+	return n;
+}
+#else
+#include <net/af_unix.h>
+
+static int sender_recv(struct socket *sock, struct kvec *iov,
+		       struct pid **pid, kuid_t *uid)
+{
+	struct sk_buff_head *q = &sock->sk->sk_receive_queue;
+	struct msghdr msg = {};
+	struct sk_buff *skb;
+	unsigned long flags;
+
+	/* only we dequeue: the skb at the head is the one read next */
+	spin_lock_irqsave(&q->lock, flags);
+	skb = skb_peek(q);
+	if (skb) {
+		*pid = get_pid(UNIXCB(skb).pid);
+		*uid = UNIXCB(skb).uid;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	/* no control buffer: descriptors sent along are closed */
+	return kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
+}
+#endif
+
+/**
+ * vl_sender_recv() - read from a connection and learn who wrote it
+ * @sock: the connection's socket
+ * @iov: where to read to
+ * @s: the writer of what was read before; updated to that of what is
+ *	read now (a NULL pid when unknown)
+ * @changed: set to whether @s changed
+ *
+ * Context: process context, the socket's only reader.
+ * Return: as kernel_recvmsg() with MSG_DONTWAIT.
+ */
+int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
+		   bool *changed)
+{
+	struct pid *pid = NULL;
+	kuid_t uid = INVALID_UID;
+	int n;
+
+	n = sender_recv(sock, iov, &pid, &uid);
+	*changed = false;
+	if (n > 0 && (pid != s->pid || !uid_eq(uid, s->uid))) {
+		swap(pid, s->pid);
+		s->uid = uid;
+		*changed = true;
+	}
+	put_pid(pid);
+	return n;
+}
+
+/**
+ * vl_sender_cred() - the credentials of a message's writer
+ * @s: the writer, as vl_sender_recv() found it
+ * @in_caller: running in the task that sent the message (the fast path)
+ *
+ * The writer's current credentials count only while its real and
+ * effective uid are still those it wrote with: a process that wrote and
+ * then executed a set-user-ID program does not lend it its call.
+ *
+ * Return: a reference to the credentials, or NULL if the writer is
+ * unknown, has exited, or has changed its uids since.
+ */
+const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller)
+{
+	const struct cred *cred = NULL;
+	struct task_struct *task;
+
+	if (!s->pid)
+		return NULL;
+	if (in_caller && s->pid == task_tgid(current)) {
+		cred = get_current_cred();
+	} else {
+		rcu_read_lock();
+		task = pid_task(s->pid, PIDTYPE_TGID);
+		if (task)
+			cred = get_task_cred(task);
+		rcu_read_unlock();
+	}
+	if (cred && !(uid_eq(cred->uid, s->uid) && uid_eq(cred->euid, s->uid))) {
+		put_cred(cred);
+		cred = NULL;
+	}
+	return cred;
+}
+
+/**
+ * vl_cred_capable() - whether @cred holds @cap in a user namespace
+ * @cred: the credentials to check, not the current task's
+ * @ns: the user namespace
+ * @cap: the capability
+ *
+ * Return: true if it does, with the LSMs' say (no audit record).
+ */
+bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
+		     int cap)
+{
+	const struct cred *old = override_creds(cred);
+	bool ok = ns_capable_noaudit(ns, cap);
+
+	revert_creds(old);
+	return ok;
+}
+
+/**
+ * varlink_call_cred() - the credentials of the connection's opener
+ * @call: the call
+ *
+ * These are the credentials of the task that connected, taken when the
+ * connection was accepted (SO_PEERCRED), not those of the current task,
+ * nor necessarily of the task that sent the call: the connection may have
+ * been inherited or passed since.  See varlink_call_sender_cred().
+ *
+ * Return: the credentials, valid until the call's final reply.
+ */
+const struct cred *varlink_call_cred(const struct varlink_call *call)
+{
+	return call->peer->cred;
+}
+EXPORT_SYMBOL_GPL(varlink_call_cred);
+
+/**
+ * varlink_call_sender_cred() - the credentials of the task that sent
+ *	the call
+ * @call: the call
+ *
+ * The process that wrote the call, as AF_UNIX recorded it, with its
+ * credentials when the call was read.  Unknown when the call's bytes
+ * came from more than one process, or when the writer had exited or
+ * changed its user ids (executed a set-user-ID program) by then.
+ *
+ * Return: the credentials, valid until the call's final reply, or NULL
+ * if unknown.
+ */
+const struct cred *varlink_call_sender_cred(const struct varlink_call *call)
+{
+	return call->sender;
+}
+EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
+
+/**
+ * varlink_call_uid() - the effective user id of the connection's opener
+ * @call: the call
+ *
+ * Return: the euid of the connecting task.
+ */
+kuid_t varlink_call_uid(const struct varlink_call *call)
+{
+	return call->peer->cred->euid;
+}
+EXPORT_SYMBOL_GPL(varlink_call_uid);
+
+/**
+ * varlink_call_user() - the user a call's resources are accounted to
+ * @call: the call
+ *
+ * The connection's opener's effective uid in the initial user namespace;
+ * for an opener inside a user namespace, the user who created the
+ * outermost namespace below the initial one.  Every uid an unprivileged
+ * user maps into namespaces of its own thus counts as that user: a
+ * provider that shares a capped resource among users gives each
+ * varlink_call_user() its share.
+ *
+ * Return: the accounting uid, a kuid in the initial user namespace.
+ */
+kuid_t varlink_call_user(const struct varlink_call *call)
+{
+	return call->peer->user;
+}
+EXPORT_SYMBOL_GPL(varlink_call_user);
+
+/**
+ * varlink_call_pid() - the process id of the connection's opener
+ * @call: the call
+ *
+ * Return: the thread group id of the connecting task in the initial pid
+ * namespace, or 0 if it is unknown or has exited.
+ */
+pid_t varlink_call_pid(const struct varlink_call *call)
+{
+	return pid_nr(call->peer->pid);
+}
+EXPORT_SYMBOL_GPL(varlink_call_pid);
+
+/**
+ * varlink_call_is_caller() - whether a task is of the calling process
+ * @call: the call
+ * @task: a task, with a reference
+ *
+ * Return: true if @task's process both opened the connection and sent
+ * the call: what the kernel lets a process do to itself, a provider may
+ * let it do to @task.
+ */
+bool varlink_call_is_caller(const struct varlink_call *call,
+			    struct task_struct *task)
+{
+	struct pid *tgid = task_tgid(task);
+
+	return tgid == call->peer->pid && tgid == call->sender_pid;
+}
+EXPORT_SYMBOL_GPL(varlink_call_is_caller);
+
+/**
+ * varlink_call_capable() - whether the caller holds a capability
+ * @call: the call
+ * @cap: the capability, e.g. CAP_SYS_ADMIN
+ *
+ * Both the task that opened the connection and the task that sent the
+ * call must hold @cap in the initial user namespace, with the LSMs' say:
+ * a privileged connection passed to, or inherited by, an unprivileged
+ * task lends it nothing, and a privileged task writing on a connection
+ * an unprivileged task opened (its stdout, say) lends nothing either.
+ * The current task's credentials play no part.
+ *
+ * Context: process context.
+ * Return: true if both hold @cap.
+ */
+bool varlink_call_capable(const struct varlink_call *call, int cap)
+{
+	return varlink_call_ns_capable(call, &init_user_ns, cap);
+}
+EXPORT_SYMBOL_GPL(varlink_call_capable);
+
+/**
+ * varlink_call_ns_capable() - whether the caller holds a capability in a
+ *	user namespace
+ * @call: the call
+ * @ns: the user namespace, e.g. the owner of the namespace whose state
+ *	the call would change
+ * @cap: the capability
+ *
+ * As varlink_call_capable(), in @ns: both the opener and the sender must
+ * hold @cap there.  Root in a container holds every capability in the
+ * container's user namespace and none in the initial one.
+ *
+ * Context: process context.
+ * Return: true if both hold @cap in @ns.
+ */
+bool varlink_call_ns_capable(const struct varlink_call *call,
+			     struct user_namespace *ns, int cap)
+{
+	return call->sender &&
+	       vl_cred_capable(call->peer->cred, ns, cap) &&
+	       vl_cred_capable(call->sender, ns, cap);
+}
+EXPORT_SYMBOL_GPL(varlink_call_ns_capable);
+
+/**
+ * varlink_call_net() - the caller's network namespace
+ * @call: the call
+ *
+ * The caller's namespaces are those of the connection's opener, taken
+ * when the connection was accepted, whichever task sends the call and
+ * whether it runs in a kworker or in the caller's own task: the network
+ * namespace is the one whose listener it connected to.  Each of the
+ * varlink_call_*_ns() functions returns a namespace that stays valid,
+ * without a reference of the provider's, until the call's final reply.
+ *
+ * Return: the network namespace.
+ */
+struct net *varlink_call_net(const struct varlink_call *call)
+{
+	return call->peer->net;
+}
+EXPORT_SYMBOL_GPL(varlink_call_net);
+
+/**
+ * varlink_call_user_ns() - the caller's user namespace
+ * @call: the call
+ *
+ * That of the opener's credentials, see varlink_call_net().
+ *
+ * Return: the user namespace.
+ */
+struct user_namespace *varlink_call_user_ns(const struct varlink_call *call)
+{
+	return call->peer->cred->user_ns;
+}
+EXPORT_SYMBOL_GPL(varlink_call_user_ns);
+
+/**
+ * varlink_call_pid_ns() - the caller's pid namespace
+ * @call: the call
+ *
+ * The pid namespace the opener's process ids were made in (its active
+ * one), see varlink_call_net(): pid numbers are shown in it, and a
+ * process outside it does not exist for the caller.
+ *
+ * Return: the pid namespace.
+ */
+struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call)
+{
+	return call->peer->pid_ns;
+}
+EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
+
+/**
+ * varlink_call_uts_ns() - the caller's UTS namespace
+ * @call: the call
+ *
+ * That of the opener's thread group leader when the connection was
+ * accepted, see varlink_call_net().  A process that connects, writes and
+ * exits before the server accepts the connection leaves none: answer
+ * nothing that depends on it then.
+ *
+ * Return: the UTS namespace, or NULL.
+ */
+struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call)
+{
+	return call->peer->uts_ns;
+}
+EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
+
+/**
+ * vl_call_permitted() - whether a call holds what its method requires
+ * @call: a call routed to its method
+ *
+ * A method flagged VARLINK_CAPABLE requires its capability of the opener
+ * and the sender, in the initial user namespace; with VARLINK_CAPABLE_NET,
+ * in the user namespace that owns the caller's network namespace.
+ *
+ * Context: process context.
+ * Return: true if the call may run.
+ */
+bool vl_call_permitted(const struct varlink_call *call)
+{
+	const struct varlink_method *m = call->method;
+	struct user_namespace *ns = &init_user_ns;
+
+	if (!(m->flags & VARLINK_CAPABLE))
+		return true;
+	if (m->flags & VARLINK_CAPABLE_NET)
+		ns = call->peer->net->user_ns;
+	return varlink_call_ns_capable(call, ns, m->capability);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who is calling: the opener of a connection and the sender of each
+ * call.  The security model is stated at the top of peer.c.
+ */
+#ifndef _VL_PEER_H
+#define _VL_PEER_H
+
+#include <linux/types.h>
+#include <linux/uidgid.h>
+
+struct cred;
+struct kvec;
+struct mem_cgroup;
+struct net;
+struct pid;
+struct pid_namespace;
+struct socket;
+struct user_namespace;
+struct uts_namespace;
+struct varlink_call;
+
+/**
+ * struct vl_peer - who opened a connection, taken once when it is accepted
+ * @cred: the opener's credentials, as SO_PEERCRED reports them (a
+ *	reference)
+ * @pid: the opener's thread group (a reference)
+ * @user: the user the connection is charged to, see peer_user() in peer.c
+ * @net: the network namespace of the listener it connected to; the
+ *	accepted socket holds it
+ * @pid_ns: the pid namespace the opener's pids were made in (a reference)
+ * @uts_ns: the UTS namespace of the opener's thread group leader when
+ *	accepted (a reference), or NULL if it had exited by then
+ * @memcg: the opener's memory cgroup (a reference), charged for what the
+ *	connection holds; NULL for the root cgroup
+ * @node: on admission.c's list while the connection is admitted
+ *
+ * Read-only once taken (but @node, admission.c's): the connection and its
+ * calls read its fields directly, without a lock.
+ */
+struct vl_peer {
+	const struct cred *cred;
+	struct pid *pid;
+	kuid_t user;
+	struct net *net;
+	struct pid_namespace *pid_ns;
+	struct uts_namespace *uts_ns;
+	struct mem_cgroup *memcg;
+	struct list_head node;
+};
+
+/**
+ * struct vl_sender - who wrote what a connection read last
+ * @pid: the writer's thread group (a reference), or NULL if unknown
+ * @uid: its real uid when it wrote
+ */
+struct vl_sender {
+	struct pid *pid;
+	kuid_t uid;
+};
+
+int vl_peer_get(struct vl_peer *peer, struct socket *sock);
+void vl_peer_put(struct vl_peer *peer);
+bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
+		     int cap);
+bool vl_call_permitted(const struct varlink_call *call);
+
+int vl_sender_listen(struct socket *listener);
+int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
+		   bool *changed);
+const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
+
+#endif /* _VL_PEER_H */
