@@ -48,6 +48,11 @@ if [ ! -e "$kdir/.kvarlink-configured" ]; then
 	rm -rf "$kdir"
 	cp -a --reflink=auto "$debug" "$kdir.tmp"
 	rm -f "$kdir.tmp/.kvarlink-built"
+	# objtool's build records the absolute paths of the tree it was
+	# built in, and would build it again in another: then every object,
+	# which depends on it, would be compiled again.  They are made to
+	# name the copy.
+	grep -rlZ --include=".*.cmd" --include=".*.d" -F "$debug/" "$kdir.tmp/tools" | xargs -0r sed -i "s|$debug/|$kdir/|g"
 	mv -T "$kdir.tmp" "$kdir"
 	mapfile -t frags < <(debug_fragments debug)
 	kernel_configure_merge "$src" "$kdir" "${frags[@]}" "$frag" ||
