@@ -28,6 +28,7 @@
 #define _VARLINK_H
 
 #include <linux/build_bug.h>
+#include <linux/container_of.h>
 #include <linux/cred.h>
 #include <linux/device/driver.h>
 #include <linux/module.h>
@@ -89,8 +90,49 @@ struct varlink_param {
 	size_t offset;
 };
 
+/*
+ * The enum varlink_param_type that stands for the C type @type, or -1 if
+ * none does.  A constant expression, as __builtin_types_compatible_p()
+ * is; it ignores the qualifiers of the type itself (a const u32 is a u32),
+ * not those of what a pointer points to (a char * is no const char *).
+ */
+#define __VARLINK_PARAM_TYPE(type)					\
+	(__builtin_types_compatible_p(type, bool) ? VARLINK_BOOL :	\
+	 __builtin_types_compatible_p(type, s64) ? VARLINK_S64 :	\
+	 __builtin_types_compatible_p(type, u64) ? VARLINK_U64 :	\
+	 __builtin_types_compatible_p(type, s32) ? VARLINK_S32 :	\
+	 __builtin_types_compatible_p(type, u32) ? VARLINK_U32 :	\
+	 __builtin_types_compatible_p(type, const char *) ?		\
+		VARLINK_STRING :					\
+	 __builtin_types_compatible_p(type, struct varlink_json) ?	\
+		VARLINK_JSON : -1)
+
+/* @_type if it stands for the C type @type, else a build error */
+#define __VARLINK_PARAM_CHECK(_type, type)				\
+	(__VARLINK_PARAM_TYPE(type) +					\
+	 BUILD_BUG_ON_ZERO(__VARLINK_PARAM_TYPE(type) != (_type)))
+
+/**
+ * VARLINK_PARAM() - one entry of a method's parameter table
+ * @_name: the parameter's name in the IDL, e.g. "pid"
+ * @_type: the enum varlink_param_type of @_member
+ * @_struct: the type of the struct the parameters are decoded into,
+ *	e.g. struct foo_params
+ * @_member: the member of @_struct that receives the parameter
+ *
+ * The build fails if @_type is not the C type of @_member (VARLINK_U64
+ * for a u32 member, say), or if no enum varlink_param_type stands for
+ * the member's type (a long, a char array, a ``char *`` that is not
+ * const): the core would write past the member, or into it a value of
+ * another type.
+ */
 #define VARLINK_PARAM(_name, _type, _struct, _member)			\
-	{ .name = (_name), .type = (_type), .offset = offsetof(_struct, _member) }
+	{								\
+		.name = (_name),					\
+		.type = __VARLINK_PARAM_CHECK(_type,			\
+				typeof_member(_struct, _member)),	\
+		.offset = offsetof(_struct, _member),			\
+	}
 
 /* The largest struct a method's parameters are decoded into */
 #define VARLINK_PARAMS_SIZE_MAX	1024
