@@ -279,12 +279,17 @@ static noinline void refuse_invalid(struct varlink_call *call,
 	call_fail(call, VL_ERR("InvalidParameter"), "parameter", name, len);
 }
 
-/* Where a VARLINK_CAPABLE method's capability is checked */
+/* Where a method's capability is checked: VARLINK_CAPABLE in the initial
+ * user namespace, VARLINK_CAPABLE_NET in the owner of the caller's network
+ * namespace (registration refuses both), or nowhere.
+ */
 static struct user_namespace *capable_ns(const struct varlink_call *call)
 {
 	if (call->method->flags & VARLINK_CAPABLE_NET)
 		return vl_conn_net(call->conn)->user_ns;
-	return &init_user_ns;
+	if (call->method->flags & VARLINK_CAPABLE)
+		return &init_user_ns;
+	return NULL;
 }
 
 /* Whether the method takes the call as it is: implemented, called the
@@ -295,6 +300,7 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 			 const struct vl_envelope *env)
 {
 	const struct varlink_method *m = call->method;
+	struct user_namespace *ns = capable_ns(call);
 	struct vl_validate_error verr;
 
 	if (env->upgrade || !m->call) {
@@ -311,8 +317,7 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 		refuse_invalid(call, js, &verr);
 		return false;
 	}
-	if ((m->flags & VARLINK_CAPABLE) &&
-	    !varlink_call_ns_capable(call, capable_ns(call), m->capability)) {
+	if (ns && !varlink_call_ns_capable(call, ns, m->capability)) {
 		call_fail(call, VL_ERR("PermissionDenied"), NULL, NULL, 0);
 		return false;
 	}

@@ -159,7 +159,7 @@ struct varlink_param {
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
 #define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
 #define VARLINK_FAST		0x8	/* never sleeps for long: see below */
-#define VARLINK_CAPABLE_NET	0x10	/* VARLINK_CAPABLE, in the netns's owner */
+#define VARLINK_CAPABLE_NET	0x10	/* caller needs ->capability in the netns's owner */
 
 /**
  * struct varlink_method - one method of an interface
@@ -177,10 +177,12 @@ struct varlink_param {
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
  *	in the initial user namespace (varlink_call_capable()), or with
- *	VARLINK_CAPABLE_NET instead, in the user namespace that owns the
- *	caller's network namespace (for state of that namespace only:
- *	root in a container has it there); otherwise the call gets
- *	org.varlink.service.PermissionDenied and the callback never runs
+ *	VARLINK_CAPABLE_NET, in the user namespace that owns the caller's
+ *	network namespace (for state of that namespace only: root in a
+ *	container has it there); otherwise the call gets
+ *	org.varlink.service.PermissionDenied and the callback never runs.
+ *	A method sets one of the two flags or neither; registration
+ *	refuses both, and either with an invalid capability
  *
  * A VARLINK_FAST method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
