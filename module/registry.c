@@ -36,7 +36,7 @@ static u32 vl_method_hash(const char *name, size_t len)
 }
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
-				 VARLINK_FAST | VARLINK_CAPABLE_NET)
+				 VARLINK_INLINE | VARLINK_CAPABLE_NET)
 
 /* The order of the registry: @iface's name against @name. */
 static int iface_name_cmp(const struct vl_iface *iface, const char *name,

@@ -158,7 +158,7 @@ struct varlink_param {
 #define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
 #define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
 #define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
-#define VARLINK_FAST		0x8	/* never sleeps for long: see below */
+#define VARLINK_INLINE		0x8	/* may run in the caller's task: see below */
 #define VARLINK_CAPABLE_NET	0x10	/* caller needs ->capability in the netns's owner */
 
 /**
@@ -173,7 +173,7 @@ struct varlink_param {
  * @params_size: size of the struct @params decode into, at most
  *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE,
- *	VARLINK_CAPABLE_NET, VARLINK_FAST
+ *	VARLINK_CAPABLE_NET, VARLINK_INLINE
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
  *	in the initial user namespace (varlink_call_capable()), or with
@@ -184,7 +184,7 @@ struct varlink_param {
  *	A method sets one of the two flags or neither; registration
  *	refuses both, and either with an invalid capability
  *
- * A VARLINK_FAST method may run in the task of the caller that sent the
+ * A VARLINK_INLINE method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
  * it must not sleep for long (no waiting on I/O or on other tasks; a
  * short mutex is fine), and it must not depend on the current task.
