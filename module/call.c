@@ -262,18 +262,6 @@ const struct cred *varlink_call_sender_cred(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
 
 /**
- * varlink_call_uid() - the effective user id of the connection's opener
- * @call: the call
- *
- * Return: the euid of the connecting task.
- */
-kuid_t varlink_call_uid(const struct varlink_call *call)
-{
-	return vl_conn_cred(call->conn)->euid;
-}
-EXPORT_SYMBOL_GPL(varlink_call_uid);
-
-/**
  * varlink_call_user() - the user a call's resources are accounted to
  * @call: the call
  *
@@ -282,7 +270,8 @@ EXPORT_SYMBOL_GPL(varlink_call_uid);
  * outermost namespace below the initial one.  Every uid an unprivileged
  * user maps into namespaces of its own thus counts as that user: a
  * provider that shares a capped resource among users gives each
- * varlink_call_user() its share.
+ * varlink_call_user() its share.  Who the opener is, to tell it or to
+ * decide what it may see, is varlink_call_cred()'s euid instead.
  *
  * Return: the accounting uid, a kuid in the initial user namespace.
  */

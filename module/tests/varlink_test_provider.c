@@ -859,7 +859,7 @@ static void test_put_caller(struct varlink_call *call)
 {
 	varlink_put_u64(call, "uid",
 			from_kuid_munged(varlink_call_user_ns(call),
-					 varlink_call_uid(call)));
+					 varlink_call_cred(call)->euid));
 	varlink_put_s64(call, "pid", test_caller_pid(call));
 }
 

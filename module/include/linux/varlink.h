@@ -271,7 +271,6 @@ bool varlink_call_oneway(const struct varlink_call *call);
 const char *varlink_call_method(const struct varlink_call *call);
 const struct cred *varlink_call_cred(const struct varlink_call *call);
 const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
-kuid_t varlink_call_uid(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
 pid_t varlink_call_pid(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
