@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "validate.h"
 
@@ -211,7 +212,7 @@ bool varlink_call_oneway(const struct varlink_call *call)
 {
 	return test_bit(VL_CALL_ONEWAY, &call->flags);
 }
-EXPORT_SYMBOL_GPL(varlink_call_oneway);
+EXPORT_SYMBOL_NS_GPL(varlink_call_oneway, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_method() - the name of the method called
@@ -223,7 +224,7 @@ const char *varlink_call_method(const struct varlink_call *call)
 {
 	return call->method->name;
 }
-EXPORT_SYMBOL_GPL(varlink_call_method);
+EXPORT_SYMBOL_NS_GPL(varlink_call_method, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_cred() - the credentials of the connection's opener
@@ -292,7 +293,7 @@ pid_t varlink_call_pid(const struct varlink_call *call)
 {
 	return pid_nr(vl_conn_pid(call->conn));
 }
-EXPORT_SYMBOL_GPL(varlink_call_pid);
+EXPORT_SYMBOL_NS_GPL(varlink_call_pid, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_is_caller() - whether a task is of the calling process
@@ -633,7 +634,7 @@ void varlink_put_null(struct varlink_call *call, const char *key)
 {
 	vl_jsonw_null(put_key(call, key));
 }
-EXPORT_SYMBOL_GPL(varlink_put_null);
+EXPORT_SYMBOL_NS_GPL(varlink_put_null, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_open_object() - start an object (a struct or a map) in the reply

@@ -1064,6 +1064,7 @@ static void __exit test_exit(void)
 module_init(test_init);
 module_exit(test_exit);
 
+MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("varlink test interface org.kernel.varlink.test");
 MODULE_AUTHOR("The kvarlink authors");

@@ -267,12 +267,9 @@ void varlink_unregister_interface(const struct varlink_interface *iface);
 
 /* The call and its caller */
 bool varlink_call_more(const struct varlink_call *call);
-bool varlink_call_oneway(const struct varlink_call *call);
-const char *varlink_call_method(const struct varlink_call *call);
 const struct cred *varlink_call_cred(const struct varlink_call *call);
 const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
-pid_t varlink_call_pid(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
 bool varlink_call_ns_capable(const struct varlink_call *call,
 			     struct user_namespace *ns, int cap);
@@ -303,7 +300,6 @@ void varlink_put_fixed(struct varlink_call *call, const char *key, s64 v,
 		       unsigned int decimals);
 void varlink_put_json(struct varlink_call *call, const char *key,
 		      const struct varlink_json *v);
-void varlink_put_null(struct varlink_call *call, const char *key);
 void varlink_open_object(struct varlink_call *call, const char *key);
 void varlink_close_object(struct varlink_call *call);
 void varlink_open_array(struct varlink_call *call, const char *key);
@@ -316,10 +312,19 @@ int varlink_error_invalid_parameter(struct varlink_call *call,
 				    const char *name);
 
 /*
- * Checking parameters: whether a VARLINK_JSON value equals an expected
- * JSON text (members in any order, null members absent, numbers by exact
- * value); 1 if so, 0 if not, or -errno.  See json_equal.c.
+ * For the test modules: exported in the symbol namespace VARLINK_TEST
+ * only, until a provider needs one (the test provider and the
+ * certification service, MODULE_IMPORT_NS(VARLINK_TEST)).
+ *
+ * varlink_json_equal() checks parameters: whether a VARLINK_JSON value
+ * equals an expected JSON text (members in any order, null members
+ * absent, numbers by exact value); 1 if so, 0 if not, or -errno.  See
+ * json_equal.c and call.c for the others.
  */
+bool varlink_call_oneway(const struct varlink_call *call);
+const char *varlink_call_method(const struct varlink_call *call);
+pid_t varlink_call_pid(const struct varlink_call *call);
+void varlink_put_null(struct varlink_call *call, const char *key);
 int varlink_json_equal(const struct varlink_json *v, const char *json);
 
 #endif /* _VARLINK_H */
