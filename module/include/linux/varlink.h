@@ -90,11 +90,16 @@ struct varlink_param {
 	size_t offset;
 };
 
-/*
- * The enum varlink_param_type that stands for the C type @type, or -1 if
- * none does.  A constant expression, as __builtin_types_compatible_p()
- * is; it ignores the qualifiers of the type itself (a const u32 is a u32),
- * not those of what a pointer points to (a char * is no const char *).
+/**
+ * __VARLINK_PARAM_TYPE() - the parameter type of a C type
+ * @type: a C type, e.g. u32
+ *
+ * A constant expression, as __builtin_types_compatible_p() is; it ignores
+ * the qualifiers of @type itself (a const u32 is a u32), not those of
+ * what a pointer points to (a ``char *`` is no ``const char *``).
+ *
+ * Return: the enum varlink_param_type that stands for @type, or -1 if
+ * none does.
  */
 #define __VARLINK_PARAM_TYPE(type)					\
 	(__builtin_types_compatible_p(type, bool) ? VARLINK_BOOL :	\
@@ -107,7 +112,13 @@ struct varlink_param {
 	 __builtin_types_compatible_p(type, struct varlink_json) ?	\
 		VARLINK_JSON : -1)
 
-/* @_type if it stands for the C type @type, else a build error */
+/**
+ * __VARLINK_PARAM_CHECK() - a parameter type, checked at build time
+ * @_type: an enum varlink_param_type
+ * @type: the C type @_type must stand for
+ *
+ * Return: @_type if it stands for @type; otherwise the build fails.
+ */
 #define __VARLINK_PARAM_CHECK(_type, type)				\
 	(__VARLINK_PARAM_TYPE(type) +					\
 	 BUILD_BUG_ON_ZERO(__VARLINK_PARAM_TYPE(type) != (_type)))
@@ -134,7 +145,13 @@ struct varlink_param {
 		.offset = offsetof(_struct, _member),			\
 	}
 
-/* The largest struct a method's parameters are decoded into */
+/**
+ * VARLINK_PARAMS_SIZE_MAX - the largest struct a method's parameters are
+ *	decoded into, in bytes
+ *
+ * VARLINK_PARAMS() fails the build for a larger one, and registration
+ * refuses a &struct varlink_method.params_size above it.
+ */
 #define VARLINK_PARAMS_SIZE_MAX	1024
 
 /**
@@ -154,12 +171,55 @@ struct varlink_param {
 	.params_size = sizeof(_struct) +				\
 		BUILD_BUG_ON_ZERO(sizeof(_struct) > VARLINK_PARAMS_SIZE_MAX)
 
-/* struct varlink_method.flags */
-#define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
-#define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
-#define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
-#define VARLINK_INLINE		0x8	/* may run in the caller's task: see below */
-#define VARLINK_CAPABLE_NET	0x10	/* caller needs ->capability in the netns's owner */
+/**
+ * VARLINK_MORE - &struct varlink_method.flags: the method may stream
+ *
+ * Called with "more", the method may send replies with
+ * varlink_reply_continues() before its final one; without "more", it
+ * sends the final reply only.
+ */
+#define VARLINK_MORE		0x1
+
+/**
+ * VARLINK_MORE_ONLY - &struct varlink_method.flags: only called with "more"
+ *
+ * A call without "more" gets org.varlink.service.ExpectedMore and the
+ * callback never runs.  For a method that only streams (a monitor),
+ * with VARLINK_MORE.
+ */
+#define VARLINK_MORE_ONLY	0x2
+
+/**
+ * VARLINK_CAPABLE - &struct varlink_method.flags: the caller needs a
+ *	capability of the host
+ *
+ * Both the opener and the sender of the call must hold
+ * &struct varlink_method.capability in the initial user namespace.  Not
+ * with VARLINK_CAPABLE_NET.
+ */
+#define VARLINK_CAPABLE		0x4
+
+/**
+ * VARLINK_INLINE - &struct varlink_method.flags: the callback may run in
+ *	the caller's task
+ *
+ * The core may run the callback in the task that sent the call, inside
+ * its sendmsg(), rather than in a kworker: see &struct varlink_method
+ * for what such a callback must not do.
+ */
+#define VARLINK_INLINE		0x8
+
+/**
+ * VARLINK_CAPABLE_NET - &struct varlink_method.flags: the caller needs a
+ *	capability over its network namespace
+ *
+ * Both the opener and the sender of the call must hold
+ * &struct varlink_method.capability in the user namespace that owns the
+ * caller's network namespace: root in a container holds it there.  For
+ * methods that change only state of that namespace.  Not with
+ * VARLINK_CAPABLE.
+ */
+#define VARLINK_CAPABLE_NET	0x10
 
 /**
  * struct varlink_method - one method of an interface
@@ -220,8 +280,14 @@ struct varlink_method {
 	int capability;
 };
 
-/* struct varlink_interface.flags */
-#define VARLINK_NETNS		0x1	/* served in every network namespace */
+/**
+ * VARLINK_NETNS - &struct varlink_interface.flags: served in every
+ *	network namespace
+ *
+ * For an interface that answers every caller in the caller's own
+ * namespaces; see &struct varlink_interface.
+ */
+#define VARLINK_NETNS		0x1
 
 /**
  * struct varlink_interface - an interface served by a provider module
@@ -248,7 +314,15 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 				 struct module *owner);
 void varlink_unregister_interface(const struct varlink_interface *iface);
 
-/* Serve @iface, owned by the calling module: see the function */
+/**
+ * varlink_register_interface() - serve an interface of the calling module
+ * @iface: the interface, static const
+ *
+ * __varlink_register_interface() with the calling module as the owner,
+ * which the core pins while a callback runs.
+ *
+ * Return: 0, or a negative errno: see __varlink_register_interface().
+ */
 #define varlink_register_interface(iface)				\
 	__varlink_register_interface(iface, THIS_MODULE)
 
