@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "params.h"
 #include "peer.h"
@@ -223,7 +224,7 @@ bool varlink_call_oneway(const struct varlink_call *call)
 {
 	return test_bit(VL_CALL_ONEWAY, &call->flags);
 }
-EXPORT_SYMBOL_GPL(varlink_call_oneway);
+EXPORT_SYMBOL_NS_GPL(varlink_call_oneway, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_method() - the name of the method called
@@ -235,7 +236,7 @@ const char *varlink_call_method(const struct varlink_call *call)
 {
 	return call->method->name;
 }
-EXPORT_SYMBOL_GPL(varlink_call_method);
+EXPORT_SYMBOL_NS_GPL(varlink_call_method, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_set_cancel() - ask to be told when nobody waits any more
@@ -429,7 +430,7 @@ void varlink_put_null(struct varlink_call *call, const char *key)
 {
 	vl_jsonw_null(put_key(call, key));
 }
-EXPORT_SYMBOL_GPL(varlink_put_null);
+EXPORT_SYMBOL_NS_GPL(varlink_put_null, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_open_object() - start an object (a struct or a map) in the reply

@@ -19,6 +19,18 @@
 /* The rest is for the kernel only, not the userspace build of json.c. */
 #ifdef __KERNEL__
 
+/* 6.13 made the symbol namespace that EXPORT_SYMBOL_NS_GPL() and
+ * MODULE_IMPORT_NS() take a string literal, "NS", where it had been an
+ * identifier, NS.  VL_NS(NS) is NS as the kernel's macros take it, e.g.
+ * EXPORT_SYMBOL_NS_GPL(sym, VL_NS(VARLINK_TEST)): the export stays the
+ * kernel's own macro, which checkpatch and kernel-doc know.
+ */
+#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
+#define VL_NS(ns)	#ns
+#else
+#define VL_NS(ns)	ns
+#endif
+
 /* 6.17 added WQ_PERCPU, the old default of alloc_workqueue(), which 7.x
  * wants said (6.12.y has it too, as an enum: included first, so that the
  * define below cannot clash with it).

@@ -362,7 +362,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 	m = find_method(call, js, env->method);
 	if (!m)
 		return 0;
-	if (in_caller && !(m->flags & VARLINK_FAST))
+	if (in_caller && !(m->flags & VARLINK_INLINE))
 		return -EAGAIN;	/* nothing sent yet: io_work starts over */
 	call->method = m;
 

@@ -17,6 +17,7 @@
 #include <linux/sched.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "json.h"
 #include "json_number.h"
 #include <linux/varlink.h>
@@ -209,4 +210,4 @@ int varlink_json_equal(const struct varlink_json *v, const char *json)
 	kvfree(toks);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(varlink_json_equal);
+EXPORT_SYMBOL_NS_GPL(varlink_json_equal, VL_NS(VARLINK_TEST));

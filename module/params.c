@@ -50,7 +50,7 @@ MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
 module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
 MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
 module_param_named(fast_path, vl_config.fast_path, bool, 0644);
-MODULE_PARM_DESC(fast_path, "serve VARLINK_FAST methods in the calling task when safe (default on)");
+MODULE_PARM_DESC(fast_path, "serve VARLINK_INLINE methods in the calling task when safe (default on)");
 
 static bool param_ok(const char *name, unsigned int v, unsigned int lo,
 		     unsigned int hi)

@@ -60,6 +60,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "peer.h"
 
@@ -368,18 +369,6 @@ const struct cred *varlink_call_sender_cred(const struct varlink_call *call)
 EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
 
 /**
- * varlink_call_uid() - the effective user id of the connection's opener
- * @call: the call
- *
- * Return: the euid of the connecting task.
- */
-kuid_t varlink_call_uid(const struct varlink_call *call)
-{
-	return call->peer->cred->euid;
-}
-EXPORT_SYMBOL_GPL(varlink_call_uid);
-
-/**
  * varlink_call_user() - the user a call's resources are accounted to
  * @call: the call
  *
@@ -388,7 +377,8 @@ EXPORT_SYMBOL_GPL(varlink_call_uid);
  * outermost namespace below the initial one.  Every uid an unprivileged
  * user maps into namespaces of its own thus counts as that user: a
  * provider that shares a capped resource among users gives each
- * varlink_call_user() its share.
+ * varlink_call_user() its share.  Who the opener is, to tell it or to
+ * decide what it may see, is varlink_call_cred()'s euid instead.
  *
  * Return: the accounting uid, a kuid in the initial user namespace.
  */
@@ -409,7 +399,7 @@ pid_t varlink_call_pid(const struct varlink_call *call)
 {
 	return pid_nr(call->peer->pid);
 }
-EXPORT_SYMBOL_GPL(varlink_call_pid);
+EXPORT_SYMBOL_NS_GPL(varlink_call_pid, VL_NS(VARLINK_TEST));
 
 /**
  * varlink_call_is_caller() - whether a task is of the calling process
@@ -545,8 +535,9 @@ EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
  * @call: a call routed to its method
  *
  * A method flagged VARLINK_CAPABLE requires its capability of the opener
- * and the sender, in the initial user namespace; with VARLINK_CAPABLE_NET,
- * in the user namespace that owns the caller's network namespace.
+ * and the sender, in the initial user namespace; one flagged
+ * VARLINK_CAPABLE_NET instead, in the user namespace that owns the
+ * caller's network namespace (registration refuses both flags at once).
  *
  * Context: process context.
  * Return: true if the call may run.
@@ -554,11 +545,13 @@ EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
 bool vl_call_permitted(const struct varlink_call *call)
 {
 	const struct varlink_method *m = call->method;
-	struct user_namespace *ns = &init_user_ns;
+	struct user_namespace *ns;
 
-	if (!(m->flags & VARLINK_CAPABLE))
-		return true;
 	if (m->flags & VARLINK_CAPABLE_NET)
 		ns = call->peer->net->user_ns;
+	else if (m->flags & VARLINK_CAPABLE)
+		ns = &init_user_ns;
+	else
+		return true;
 	return varlink_call_ns_capable(call, ns, m->capability);
 }

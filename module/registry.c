@@ -38,7 +38,7 @@ static u32 vl_method_hash(const char *name, size_t len)
 }
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
-				 VARLINK_FAST | VARLINK_CAPABLE_NET)
+				 VARLINK_INLINE | VARLINK_CAPABLE_NET)
 
 /* The order of the registry: @iface's name against @name. */
 static int iface_name_cmp(const struct vl_iface *iface, const char *name,
@@ -273,7 +273,7 @@ static int check_methods(const struct varlink_interface *desc,
 			 const struct varlink_method **by_member)
 {
 	const struct vl_idl_member *member;
-	unsigned int i;
+	unsigned int i, caps;
 	int err;
 
 	for (i = 0; i < desc->n_methods; i++) {
@@ -290,9 +290,11 @@ static int check_methods(const struct varlink_interface *desc,
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;
 		}
+		/* one namespace to check a valid capability in, if any */
+		caps = m->flags & (VARLINK_CAPABLE | VARLINK_CAPABLE_NET);
 		if ((m->flags & ~VL_METHOD_FLAGS) ||
-		    ((m->flags & VARLINK_CAPABLE_NET) && !(m->flags & VARLINK_CAPABLE)) ||
-		    ((m->flags & VARLINK_CAPABLE) && !cap_valid(m->capability))) {
+		    caps == (VARLINK_CAPABLE | VARLINK_CAPABLE_NET) ||
+		    (caps && !cap_valid(m->capability))) {
 			pr_err("%.*s: method %s: invalid flags or capability\n",
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;

@@ -191,12 +191,12 @@ static int get_description(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method service_methods[] = {
-	{ .name = "GetInfo", .call = get_info, .flags = VARLINK_FAST },
+	{ .name = "GetInfo", .call = get_info, .flags = VARLINK_INLINE },
 	{
 		.name = "GetInterfaceDescription",
 		.call = get_description,
 		VARLINK_PARAMS(describe_params, struct describe_params),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 };
 
@@ -289,7 +289,7 @@ static const char kernel_idl[] =
 
 /* Neither method checks a capability: what they tell is world-readable
  * in sysfs already (0444).  Both only read atomics and plain values, so
- * they may run in the caller's task (VARLINK_FAST).
+ * they may run in the caller's task (VARLINK_INLINE).
  */
 static void put_stat(const char *name, s64 value, void *call)
 {
@@ -323,8 +323,8 @@ static int get_limits(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method kernel_methods[] = {
-	{ .name = "GetStatistics", .call = get_statistics, .flags = VARLINK_FAST },
-	{ .name = "GetLimits", .call = get_limits, .flags = VARLINK_FAST },
+	{ .name = "GetStatistics", .call = get_statistics, .flags = VARLINK_INLINE },
+	{ .name = "GetLimits", .call = get_limits, .flags = VARLINK_INLINE },
 };
 
 /* The initial network namespace only: its statistics are the host's

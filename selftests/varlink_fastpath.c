@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fast path: a VARLINK_FAST method is served in the task that sent
+ * The fast path: a VARLINK_INLINE method is served in the task that sent
  * the call.  Whatever way the bytes arrive (send, MSG_DONTWAIT, several
  * threads on one connection, splice, sendfile), every call gets its reply
  * in order; the debug kernel proves it lockdep-, KASAN- and

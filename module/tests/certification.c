@@ -34,6 +34,7 @@
 #include <linux/string.h>
 
 #include <linux/varlink.h>
+#include "../compat.h"
 #include "certification_idl.h"
 
 #define CERT_IFACE		"org.varlink.certification"
@@ -638,6 +639,7 @@ static const struct varlink_interface cert_iface = {
 };
 module_varlink_interface(cert_iface);
 
+MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("varlink certification interface org.varlink.certification");
 MODULE_AUTHOR("The kvarlink authors");

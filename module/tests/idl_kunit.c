@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "idl_cases.h"
 
 static void idl_case_desc(const struct vl_idl_case *c, char *desc)
@@ -176,4 +177,4 @@ static struct kunit_suite idl_test_suite = {
 
 kunit_test_suite(idl_test_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(VL_NS(EXPORTED_FOR_KUNIT_TESTING));

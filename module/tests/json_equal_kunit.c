@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "../json.h"
 #include <linux/varlink.h>
 
@@ -257,3 +258,5 @@ static struct kunit_suite json_equal_test_suite = {
 };
 
 kunit_test_suite(json_equal_test_suite);
+
+MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));

@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "../json.h"
 #include "../json_number.h"
 #include "json_cases.h"
@@ -481,4 +482,4 @@ static struct kunit_suite json_test_suite = {
 
 kunit_test_suite(json_test_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(VL_NS(EXPORTED_FOR_KUNIT_TESTING));

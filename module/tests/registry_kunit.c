@@ -90,6 +90,25 @@ static const struct varlink_method bad_cap[] = {
 	  .capability = CAP_LAST_CAP + 1 },
 };
 
+static const struct varlink_method bad_cap_net[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop, .flags = VARLINK_CAPABLE_NET,
+	  .capability = -1 },
+};
+
+static const struct varlink_method cap_net[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop, .flags = VARLINK_CAPABLE_NET,
+	  .capability = CAP_NET_ADMIN },
+};
+
+static const struct varlink_method cap_both[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop,
+	  .flags = VARLINK_CAPABLE | VARLINK_CAPABLE_NET,
+	  .capability = CAP_NET_ADMIN },
+};
+
 #define IDL_BROKEN "interface org.kernel.test.reg\nmethod Ping("
 #define IDL_NODOT "interface nodot\nmethod Ping() -> ()\n"
 #define IDL_NO_INTERFACE "method Ping() -> ()\n"
@@ -120,6 +139,9 @@ static const struct reg_case reg_cases[] = {
 	CASE("a parameter outside the struct", IDL_PING, outside, 2, -EINVAL),
 	CASE("unknown method flags", IDL_PING, bad_flags, 2, -EINVAL),
 	CASE("an invalid capability", IDL_PING, bad_cap, 2, -EINVAL),
+	CASE("an invalid capability in the netns's owner", IDL_PING, bad_cap_net, 2, -EINVAL),
+	CASE("a capability in the netns's owner", IDL_PING, cap_net, 2, 0),
+	CASE("a capability in two namespaces", IDL_PING, cap_both, 2, -EINVAL),
 	CASE("an IDL that does not parse", IDL_BROKEN, good, 2, -EINVAL),
 	CASE("an IDL with an invalid name", IDL_NODOT, good, 2, -EINVAL),
 	CASE("an IDL without the interface line", IDL_NO_INTERFACE, good, 2, -EINVAL),

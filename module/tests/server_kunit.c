@@ -89,6 +89,6 @@ static struct kunit_suite server_test_suite = {
 
 kunit_test_suite(server_test_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(VL_NS(EXPORTED_FOR_KUNIT_TESTING));
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of the varlink core");

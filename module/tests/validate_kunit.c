@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "validate_cases.h"
 
 static void validate_case_desc(const struct vl_validate_case *c, char *desc)
@@ -113,4 +114,4 @@ static struct kunit_suite validate_test_suite = {
 
 kunit_test_suite(validate_test_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(VL_NS(EXPORTED_FOR_KUNIT_TESTING));

@@ -12,7 +12,7 @@
  * capability checks in the initial user namespace (Privileged) and in
  * the owner of the caller's network namespace (NetAdmin), errors from an
  * errno and from the IDL, and a method that is declared but not
- * implemented.  Most methods are VARLINK_FAST, and so also run in the
+ * implemented.  Most methods are VARLINK_INLINE, and so also run in the
  * caller's task; Count, Slow and Big always run in a kworker.
  *
  * It is served in every network namespace (VARLINK_NETNS): who the
@@ -859,7 +859,7 @@ static void test_put_caller(struct varlink_call *call)
 {
 	varlink_put_u64(call, "uid",
 			from_kuid_munged(varlink_call_user_ns(call),
-					 varlink_call_uid(call)));
+					 varlink_call_cred(call)->euid));
 	varlink_put_s64(call, "pid", test_caller_pid(call));
 }
 
@@ -931,25 +931,25 @@ static int test_status(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method test_methods[] = {
-	{ .name = "Ping", .call = test_ping, .flags = VARLINK_FAST },
+	{ .name = "Ping", .call = test_ping, .flags = VARLINK_INLINE },
 	{
 		.name = "EchoScalars",
 		.call = test_echo_scalars,
 		VARLINK_PARAMS(test_scalars_params, struct test_scalars),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "Echo",
 		.call = test_echo,
 		VARLINK_PARAMS(test_echo_params_table, struct test_echo),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
-	{ .name = "Types", .call = test_types, .flags = VARLINK_FAST },
+	{ .name = "Types", .call = test_types, .flags = VARLINK_INLINE },
 	{
 		.name = "Counter",
 		.call = test_counter_call,
 		VARLINK_PARAMS(test_counter_params, struct test_counter_params),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "Count",
@@ -961,13 +961,13 @@ static const struct varlink_method test_methods[] = {
 		.name = "Monitor",
 		.call = test_monitor,
 		VARLINK_PARAMS(test_monitor_params, struct test_monitor_params),
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_FAST,
+		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_INLINE,
 	},
 	{
 		.name = "Defer",
 		.call = test_defer,
 		VARLINK_PARAMS(test_defer_params, struct test_defer_params),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "Slow",
@@ -982,32 +982,32 @@ static const struct varlink_method test_methods[] = {
 	{
 		.name = "Privileged",
 		.call = test_privileged,
-		.flags = VARLINK_CAPABLE | VARLINK_FAST,
+		.flags = VARLINK_CAPABLE | VARLINK_INLINE,
 		.capability = CAP_SYS_ADMIN,
 	},
-	{ .name = "WhoAmI", .call = test_whoami, .flags = VARLINK_FAST },
+	{ .name = "WhoAmI", .call = test_whoami, .flags = VARLINK_INLINE },
 	{
 		.name = "NetAdmin",
 		.call = test_net_admin,
-		.flags = VARLINK_CAPABLE | VARLINK_CAPABLE_NET | VARLINK_FAST,
+		.flags = VARLINK_CAPABLE_NET | VARLINK_INLINE,
 		.capability = CAP_NET_ADMIN,
 	},
 	{
 		.name = "Fail",
 		.call = test_fail,
 		VARLINK_PARAMS(test_fail_params, struct test_fail),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "Raise",
 		.call = test_raise,
 		VARLINK_PARAMS(test_raise_params, struct test_raise),
-		.flags = VARLINK_FAST,
+		.flags = VARLINK_INLINE,
 	},
 	{ .name = "Unimplemented", .call = NULL },
 	{ .name = "Linger", .call = test_linger },
 	{ .name = "Finish", .call = test_finish },
-	{ .name = "Status", .call = test_status, .flags = VARLINK_FAST },
+	{ .name = "Status", .call = test_status, .flags = VARLINK_INLINE },
 };
 
 static const struct varlink_interface test_iface = {
@@ -1064,6 +1064,7 @@ static void __exit test_exit(void)
 module_init(test_init);
 module_exit(test_exit);
 
+MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("varlink test interface org.kernel.varlink.test");
 MODULE_AUTHOR("The kvarlink authors");

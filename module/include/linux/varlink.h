@@ -28,6 +28,7 @@
 #define _VARLINK_H
 
 #include <linux/build_bug.h>
+#include <linux/container_of.h>
 #include <linux/cred.h>
 #include <linux/device/driver.h>
 #include <linux/module.h>
@@ -89,10 +90,68 @@ struct varlink_param {
 	size_t offset;
 };
 
-#define VARLINK_PARAM(_name, _type, _struct, _member)			\
-	{ .name = (_name), .type = (_type), .offset = offsetof(_struct, _member) }
+/**
+ * __VARLINK_PARAM_TYPE() - the parameter type of a C type
+ * @type: a C type, e.g. u32
+ *
+ * A constant expression, as __builtin_types_compatible_p() is; it ignores
+ * the qualifiers of @type itself (a const u32 is a u32), not those of
+ * what a pointer points to (a ``char *`` is no ``const char *``).
+ *
+ * Return: the enum varlink_param_type that stands for @type, or -1 if
+ * none does.
+ */
+#define __VARLINK_PARAM_TYPE(type)					\
+	(__builtin_types_compatible_p(type, bool) ? VARLINK_BOOL :	\
+	 __builtin_types_compatible_p(type, s64) ? VARLINK_S64 :	\
+	 __builtin_types_compatible_p(type, u64) ? VARLINK_U64 :	\
+	 __builtin_types_compatible_p(type, s32) ? VARLINK_S32 :	\
+	 __builtin_types_compatible_p(type, u32) ? VARLINK_U32 :	\
+	 __builtin_types_compatible_p(type, const char *) ?		\
+		VARLINK_STRING :					\
+	 __builtin_types_compatible_p(type, struct varlink_json) ?	\
+		VARLINK_JSON : -1)
 
-/* The largest struct a method's parameters are decoded into */
+/**
+ * __VARLINK_PARAM_CHECK() - a parameter type, checked at build time
+ * @_type: an enum varlink_param_type
+ * @type: the C type @_type must stand for
+ *
+ * Return: @_type if it stands for @type; otherwise the build fails.
+ */
+#define __VARLINK_PARAM_CHECK(_type, type)				\
+	(__VARLINK_PARAM_TYPE(type) +					\
+	 BUILD_BUG_ON_ZERO(__VARLINK_PARAM_TYPE(type) != (_type)))
+
+/**
+ * VARLINK_PARAM() - one entry of a method's parameter table
+ * @_name: the parameter's name in the IDL, e.g. "pid"
+ * @_type: the enum varlink_param_type of @_member
+ * @_struct: the type of the struct the parameters are decoded into,
+ *	e.g. struct foo_params
+ * @_member: the member of @_struct that receives the parameter
+ *
+ * The build fails if @_type is not the C type of @_member (VARLINK_U64
+ * for a u32 member, say), or if no enum varlink_param_type stands for
+ * the member's type (a long, a char array, a ``char *`` that is not
+ * const): the core would write past the member, or into it a value of
+ * another type.
+ */
+#define VARLINK_PARAM(_name, _type, _struct, _member)			\
+	{								\
+		.name = (_name),					\
+		.type = __VARLINK_PARAM_CHECK(_type,			\
+				typeof_member(_struct, _member)),	\
+		.offset = offsetof(_struct, _member),			\
+	}
+
+/**
+ * VARLINK_PARAMS_SIZE_MAX - the largest struct a method's parameters are
+ *	decoded into, in bytes
+ *
+ * VARLINK_PARAMS() fails the build for a larger one, and registration
+ * refuses a &struct varlink_method.params_size above it.
+ */
 #define VARLINK_PARAMS_SIZE_MAX	1024
 
 /**
@@ -112,12 +171,55 @@ struct varlink_param {
 	.params_size = sizeof(_struct) +				\
 		BUILD_BUG_ON_ZERO(sizeof(_struct) > VARLINK_PARAMS_SIZE_MAX)
 
-/* struct varlink_method.flags */
-#define VARLINK_MORE		0x1	/* may stream replies when called with "more" */
-#define VARLINK_MORE_ONLY	0x2	/* ExpectedMore unless called with "more" */
-#define VARLINK_CAPABLE		0x4	/* caller needs ->capability in init_user_ns */
-#define VARLINK_FAST		0x8	/* never sleeps for long: see below */
-#define VARLINK_CAPABLE_NET	0x10	/* VARLINK_CAPABLE, in the netns's owner */
+/**
+ * VARLINK_MORE - &struct varlink_method.flags: the method may stream
+ *
+ * Called with "more", the method may send replies with
+ * varlink_reply_continues() before its final one; without "more", it
+ * sends the final reply only.
+ */
+#define VARLINK_MORE		0x1
+
+/**
+ * VARLINK_MORE_ONLY - &struct varlink_method.flags: only called with "more"
+ *
+ * A call without "more" gets org.varlink.service.ExpectedMore and the
+ * callback never runs.  For a method that only streams (a monitor),
+ * with VARLINK_MORE.
+ */
+#define VARLINK_MORE_ONLY	0x2
+
+/**
+ * VARLINK_CAPABLE - &struct varlink_method.flags: the caller needs a
+ *	capability of the host
+ *
+ * Both the opener and the sender of the call must hold
+ * &struct varlink_method.capability in the initial user namespace.  Not
+ * with VARLINK_CAPABLE_NET.
+ */
+#define VARLINK_CAPABLE		0x4
+
+/**
+ * VARLINK_INLINE - &struct varlink_method.flags: the callback may run in
+ *	the caller's task
+ *
+ * The core may run the callback in the task that sent the call, inside
+ * its sendmsg(), rather than in a kworker: see &struct varlink_method
+ * for what such a callback must not do.
+ */
+#define VARLINK_INLINE		0x8
+
+/**
+ * VARLINK_CAPABLE_NET - &struct varlink_method.flags: the caller needs a
+ *	capability over its network namespace
+ *
+ * Both the opener and the sender of the call must hold
+ * &struct varlink_method.capability in the user namespace that owns the
+ * caller's network namespace: root in a container holds it there.  For
+ * methods that change only state of that namespace.  Not with
+ * VARLINK_CAPABLE.
+ */
+#define VARLINK_CAPABLE_NET	0x10
 
 /**
  * struct varlink_method - one method of an interface
@@ -131,16 +233,18 @@ struct varlink_param {
  * @params_size: size of the struct @params decode into, at most
  *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE,
- *	VARLINK_CAPABLE_NET, VARLINK_FAST
+ *	VARLINK_CAPABLE_NET, VARLINK_INLINE
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
  *	in the initial user namespace (varlink_call_capable()), or with
- *	VARLINK_CAPABLE_NET instead, in the user namespace that owns the
- *	caller's network namespace (for state of that namespace only:
- *	root in a container has it there); otherwise the call gets
- *	org.varlink.service.PermissionDenied and the callback never runs
+ *	VARLINK_CAPABLE_NET, in the user namespace that owns the caller's
+ *	network namespace (for state of that namespace only: root in a
+ *	container has it there); otherwise the call gets
+ *	org.varlink.service.PermissionDenied and the callback never runs.
+ *	A method sets one of the two flags or neither; registration
+ *	refuses both, and either with an invalid capability
  *
- * A VARLINK_FAST method may run in the task of the caller that sent the
+ * A VARLINK_INLINE method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
  * it must not sleep for long (no waiting on I/O or on other tasks; a
  * short mutex is fine), and it must not depend on the current task.
@@ -176,8 +280,14 @@ struct varlink_method {
 	int capability;
 };
 
-/* struct varlink_interface.flags */
-#define VARLINK_NETNS		0x1	/* served in every network namespace */
+/**
+ * VARLINK_NETNS - &struct varlink_interface.flags: served in every
+ *	network namespace
+ *
+ * For an interface that answers every caller in the caller's own
+ * namespaces; see &struct varlink_interface.
+ */
+#define VARLINK_NETNS		0x1
 
 /**
  * struct varlink_interface - an interface served by a provider module
@@ -204,7 +314,15 @@ int __varlink_register_interface(const struct varlink_interface *iface,
 				 struct module *owner);
 void varlink_unregister_interface(const struct varlink_interface *iface);
 
-/* Serve @iface, owned by the calling module: see the function */
+/**
+ * varlink_register_interface() - serve an interface of the calling module
+ * @iface: the interface, static const
+ *
+ * __varlink_register_interface() with the calling module as the owner,
+ * which the core pins while a callback runs.
+ *
+ * Return: 0, or a negative errno: see __varlink_register_interface().
+ */
 #define varlink_register_interface(iface)				\
 	__varlink_register_interface(iface, THIS_MODULE)
 
@@ -223,13 +341,9 @@ void varlink_unregister_interface(const struct varlink_interface *iface);
 
 /* The call and its caller */
 bool varlink_call_more(const struct varlink_call *call);
-bool varlink_call_oneway(const struct varlink_call *call);
-const char *varlink_call_method(const struct varlink_call *call);
 const struct cred *varlink_call_cred(const struct varlink_call *call);
 const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
-kuid_t varlink_call_uid(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
-pid_t varlink_call_pid(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
 bool varlink_call_ns_capable(const struct varlink_call *call,
 			     struct user_namespace *ns, int cap);
@@ -260,7 +374,6 @@ void varlink_put_fixed(struct varlink_call *call, const char *key, s64 v,
 		       unsigned int decimals);
 void varlink_put_json(struct varlink_call *call, const char *key,
 		      const struct varlink_json *v);
-void varlink_put_null(struct varlink_call *call, const char *key);
 void varlink_open_object(struct varlink_call *call, const char *key);
 void varlink_close_object(struct varlink_call *call);
 void varlink_open_array(struct varlink_call *call, const char *key);
@@ -273,10 +386,19 @@ int varlink_error_invalid_parameter(struct varlink_call *call,
 				    const char *name);
 
 /*
- * Checking parameters: whether a VARLINK_JSON value equals an expected
- * JSON text (members in any order, null members absent, numbers by exact
- * value); 1 if so, 0 if not, or -errno.  See json_equal.c.
+ * For the test modules: exported in the symbol namespace VARLINK_TEST
+ * only, until a provider needs one (the test provider and the
+ * certification service, MODULE_IMPORT_NS(VARLINK_TEST)).
+ *
+ * varlink_json_equal() checks parameters: whether a VARLINK_JSON value
+ * equals an expected JSON text (members in any order, null members
+ * absent, numbers by exact value); 1 if so, 0 if not, or -errno.  See
+ * json_equal.c and call.c for the others.
  */
+bool varlink_call_oneway(const struct varlink_call *call);
+const char *varlink_call_method(const struct varlink_call *call);
+pid_t varlink_call_pid(const struct varlink_call *call);
+void varlink_put_null(struct varlink_call *call, const char *key);
 int varlink_json_equal(const struct varlink_json *v, const char *json);
 
 #endif /* _VARLINK_H */
