@@ -16,7 +16,6 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
-#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
@@ -132,11 +131,8 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
 	mutex_unlock(&call->lock);
 	if (!cancel)
 		return;
-#ifdef VARLINK_TEST_HOOKS
 	/* the final reply may come meanwhile: the tests make sure it does */
-	if (READ_ONCE(vl_test_cancel_delay_ms))
-		msleep(READ_ONCE(vl_test_cancel_delay_ms));
-#endif
+	vl_test_delay(VL_TEST_CANCEL_DELAY);
 	cancel(call, call->cancel_data);
 }
 
@@ -474,7 +470,6 @@ void varlink_close_array(struct varlink_call *call)
 }
 EXPORT_SYMBOL_GPL(varlink_close_array);
 
-#ifdef VARLINK_DEBUG
 /* Debug builds validate every reply against the IDL: the method's output,
  * or the parameters of an error of the method's own interface.
  */
@@ -524,12 +519,6 @@ static void check_reply(struct varlink_call *call, const char *error,
 		  verr.param ? verr.param_len : 0, verr.param ? verr.param : "");
 	kvfree(toks);
 }
-#else
-static void check_reply(struct varlink_call *call, const char *error,
-			const char *params, size_t len)
-{
-}
-#endif
 
 /* Finish the reply written so far, send it, and start the next one
  * unless it was the final one.
@@ -546,8 +535,9 @@ static int call_send(struct varlink_call *call, const char *error,
 	vl_jsonw_obj_close(w);		/* the parameters */
 	err = vl_jsonw_error(w);
 	if (!err) {
-		check_reply(call, error, w->buf + REPLY_PARAMS,
-			    w->len - REPLY_PARAMS);
+		if (IS_ENABLED(VARLINK_DEBUG))
+			check_reply(call, error, w->buf + REPLY_PARAMS,
+				    w->len - REPLY_PARAMS);
 		if (w->len == REPLY_PARAMS + 2)
 			vl_jsonw_rewind(w, 1);	/* omit empty parameters */
 	}

@@ -46,8 +46,6 @@
  * teardown, and every call holds one until its final reply.  The last
  * reference frees it from free_work, after io_work has finished.
  */
-#include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/net.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -114,16 +112,6 @@ struct vl_conn {
  */
 DEFINE_STATIC_SRCU(senders_srcu);
 
-#ifdef VARLINK_TEST_HOOKS
-/* Test builds: a sender lingers so long in conn_data_ready() once served,
- * set in /sys/kernel/debug/varlink/test_sender_delay_ms.
- */
-static u32 test_sender_delay_ms;
-/* and vl_call_cancel() waits so long before the cancel callback */
-u32 vl_test_cancel_delay_ms;
-static struct dentry *test_dir;
-#endif
-
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
 static struct vl_cache buf_cache;
@@ -184,10 +172,7 @@ static void conn_data_ready(struct sock *sk)
 	    mutex_trylock(&conn->io_lock)) {
 		done = conn_process(conn, true);
 		mutex_unlock(&conn->io_lock);
-#ifdef VARLINK_TEST_HOOKS
-		if (READ_ONCE(test_sender_delay_ms))
-			msleep(READ_ONCE(test_sender_delay_ms));
-#endif
+		vl_test_delay(VL_TEST_SENDER_DELAY);
 	}
 	if (!done)
 		queue_work(conn->wq, &conn->io_work);
@@ -792,18 +777,7 @@ void vl_conn_shutdown_all(void)
  */
 int vl_conn_init(void)
 {
-	int err = vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
-
-#ifdef VARLINK_TEST_HOOKS
-	if (!err) {
-		test_dir = debugfs_create_dir("varlink", NULL);
-		debugfs_create_u32("test_sender_delay_ms", 0600, test_dir,
-				   &test_sender_delay_ms);
-		debugfs_create_u32("test_cancel_delay_ms", 0600, test_dir,
-				   &vl_test_cancel_delay_ms);
-	}
-#endif
-	return err;
+	return vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
 }
 
 /**
@@ -812,8 +786,5 @@ int vl_conn_init(void)
  */
 void vl_conn_exit(void)
 {
-#ifdef VARLINK_TEST_HOOKS
-	debugfs_remove_recursive(test_dir);
-#endif
 	vl_cache_destroy(&buf_cache);
 }

@@ -7,6 +7,7 @@
 #define _VL_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -100,10 +101,28 @@ unsigned long vl_registry_for_each(void (*fn)(const struct vl_iface *iface,
 unsigned long vl_registry_gen(void);
 void vl_registry_exit(void);
 
-#ifdef VARLINK_TEST_HOOKS
-/* conn.c: delays the tests inject, in /sys/kernel/debug/varlink/ */
-extern u32 vl_test_cancel_delay_ms;
-#endif
+/* test_hooks.c: delays the selftests inject, in test builds only */
+enum vl_test_delay {
+	VL_TEST_SENDER_DELAY,	/* a sender lingers once served inline */
+	VL_TEST_CANCEL_DELAY,	/* before a call's cancel callback */
+	VL_TEST_DELAYS
+};
+
+extern u32 vl_test_delay_ms[VL_TEST_DELAYS];
+void vl_test_hooks_init(void);
+void vl_test_hooks_exit(void);
+
+/* Sleep as long as the selftests asked at this point, in test builds */
+static inline void vl_test_delay(enum vl_test_delay which)
+{
+	u32 ms;
+
+	if (!IS_ENABLED(VARLINK_TEST_HOOKS))
+		return;
+	ms = READ_ONCE(vl_test_delay_ms[which]);
+	if (ms)
+		msleep(ms);
+}
 
 /* call.c: a call, its lifetime and its replies */
 #define VL_ERR(name)	"org.varlink.service." name

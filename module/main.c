@@ -28,9 +28,10 @@ static int __init varlink_init(void)
 			return err;
 	}
 
+	vl_test_hooks_init();
 	err = vl_conn_init();
 	if (err)
-		goto err_stats;
+		goto err_test_hooks;
 	err = vl_call_init();
 	if (err)
 		goto err_conn;
@@ -52,7 +53,8 @@ err_call:
 	vl_call_exit();
 err_conn:
 	vl_conn_exit();
-err_stats:
+err_test_hooks:
+	vl_test_hooks_exit();
 	vl_stats_exit();
 	return err;
 }
@@ -69,6 +71,7 @@ static void __exit varlink_exit(void)
 	vl_service_exit();
 	vl_call_exit();
 	vl_conn_exit();
+	vl_test_hooks_exit();
 	vl_stats_exit();
 	vl_registry_exit();
 }

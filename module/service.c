@@ -63,6 +63,7 @@ static const char service_idl[] =
  */
 struct info_reply {
 	unsigned long gen;	/* vl_registry_gen() of what it lists */
+	struct rcu_head rcu;	/* freed after info_srcu's readers */
 	size_t len;
 	char members[];		/* between the braces of "parameters" */
 };
@@ -118,13 +119,19 @@ static struct info_reply *info_write(bool host)
 	return r;
 }
 
+static void info_free(struct rcu_head *head)
+{
+	kfree(container_of(head, struct info_reply, rcu));
+}
+
 /* Write GetInfo's replies afresh for the registry as it is now, but one
  * that another call wrote meanwhile.  A reply that cannot be written is
- * left out: the next call tries again.
+ * left out: the next call tries again.  GetInfo may run in the caller's
+ * task (VARLINK_INLINE): the old replies are freed once their readers are
+ * done, without waiting for them here.
  */
 static void info_prepare(void)
 {
-	struct info_reply *old[ARRAY_SIZE(info_replies)] = {};
 	struct info_reply *r;
 	unsigned int i;
 
@@ -134,13 +141,12 @@ static void info_prepare(void)
 					      lockdep_is_held(&info_lock));
 		if (r && r->gen == vl_registry_gen())
 			continue;
-		old[i] = rcu_replace_pointer(info_replies[i], info_write(!i),
-					     lockdep_is_held(&info_lock));
+		r = rcu_replace_pointer(info_replies[i], info_write(!i),
+					lockdep_is_held(&info_lock));
+		if (r)
+			call_srcu(&info_srcu, &r->rcu, info_free);
 	}
 	mutex_unlock(&info_lock);
-	synchronize_srcu(&info_srcu);
-	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
-		kfree(old[i]);
 }
 
 static int get_info(struct varlink_call *call, const void *params)
@@ -358,4 +364,8 @@ void vl_service_exit(void)
 	/* GetInfo has no caller left: nobody reads them */
 	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
 		kfree(rcu_replace_pointer(info_replies[i], NULL, true));
+	/* and the replies info_prepare() replaced are freed before the
+	 * module's text goes
+	 */
+	srcu_barrier(&info_srcu);
 }

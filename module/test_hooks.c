@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Delays the selftests inject into the core, to make races they test
+ * happen every time: /sys/kernel/debug/varlink/<name>_ms.  Only a build
+ * with the test provider (VARLINK_TEST_HOOKS) has the files; elsewhere
+ * the delays stay 0 and vl_test_delay() compiles to nothing.
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+
+#include "internal.h"
+
+u32 vl_test_delay_ms[VL_TEST_DELAYS];
+
+static const char * const delay_names[VL_TEST_DELAYS] = {
+	[VL_TEST_SENDER_DELAY] = "test_sender_delay_ms",
+	[VL_TEST_CANCEL_DELAY] = "test_cancel_delay_ms",
+};
+
+static struct dentry *test_dir;
+
+void vl_test_hooks_init(void)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(VARLINK_TEST_HOOKS))
+		return;
+	test_dir = debugfs_create_dir("varlink", NULL);
+	for (i = 0; i < VL_TEST_DELAYS; i++)
+		debugfs_create_u32(delay_names[i], 0600, test_dir,
+				   &vl_test_delay_ms[i]);
+}
+
+void vl_test_hooks_exit(void)
+{
+	debugfs_remove_recursive(test_dir);
+}
