@@ -535,7 +535,7 @@ static int call_send(struct varlink_call *call, const char *error,
 	vl_jsonw_obj_close(w);		/* the parameters */
 	err = vl_jsonw_error(w);
 	if (!err) {
-		if (IS_ENABLED(VARLINK_DEBUG))
+		if (IS_ENABLED(CONFIG_VARLINK_DEBUG))
 			check_reply(call, error, w->buf + REPLY_PARAMS,
 				    w->len - REPLY_PARAMS);
 		if (w->len == REPLY_PARAMS + 2)

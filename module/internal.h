@@ -117,7 +117,7 @@ static inline void vl_test_delay(enum vl_test_delay which)
 {
 	u32 ms;
 
-	if (!IS_ENABLED(VARLINK_TEST_HOOKS))
+	if (!IS_ENABLED(CONFIG_VARLINK_TEST_PROVIDER))
 		return;
 	ms = READ_ONCE(vl_test_delay_ms[which]);
 	if (ms)

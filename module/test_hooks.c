@@ -2,8 +2,8 @@
 /*
  * Delays the selftests inject into the core, to make races they test
  * happen every time: /sys/kernel/debug/varlink/<name>_ms.  Only a build
- * with the test provider (VARLINK_TEST_HOOKS) has the files; elsewhere
- * the delays stay 0 and vl_test_delay() compiles to nothing.
+ * with the test provider (CONFIG_VARLINK_TEST_PROVIDER) has the files;
+ * elsewhere vl_test_delay() compiles to nothing.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
@@ -23,7 +23,7 @@ void vl_test_hooks_init(void)
 {
 	unsigned int i;
 
-	if (!IS_ENABLED(VARLINK_TEST_HOOKS))
+	if (!IS_ENABLED(CONFIG_VARLINK_TEST_PROVIDER))
 		return;
 	test_dir = debugfs_create_dir("varlink", NULL);
 	for (i = 0; i < VL_TEST_DELAYS; i++)
