@@ -43,11 +43,18 @@ for f in Makefile net/Kconfig net/Makefile MAINTAINERS \
 	[ -f "$ksrc/$f" ] || die "$ksrc is not a kernel source tree: no $f"
 done
 
-# The Kconfig options of each step of the series, cumulative.
+# The Kconfig options of each step of the series, cumulative.  The
+# interfaces are every tristate option of module/Kconfig but the core and
+# the tests, as the top Kbuild reads them.
+core_configs="VARLINK VARLINK_DEBUG"
+test_configs="VARLINK_TEST_PROVIDER VARLINK_KUNIT_TEST"
+provider_configs=$(awk '/^config / { c = $2 } /^\ttristate/ { print c }' "$top/module/Kconfig" |
+	grep -vxF "$(printf '%s\n' $core_configs $test_configs)" | xargs)
+[ -n "$provider_configs" ] || die "module/Kconfig: no provider"
 declare -A step_configs=(
-	[core]="VARLINK VARLINK_DEBUG"
-	[interfaces]="VARLINK_SYSTEM VARLINK_PROCESS VARLINK_NETWORK VARLINK_EXAMPLE"
-	[tests]="VARLINK_TEST_PROVIDER VARLINK_KUNIT_TEST"
+	[core]=$core_configs
+	[interfaces]=$provider_configs
+	[tests]=$test_configs
 )
 steps="core interfaces tests docs selftests"
 

@@ -65,6 +65,13 @@ status=$?
 printf '%s\n' "$report" | sed 's/^/# /'
 tap_result $status "misuse.sh: the provider API refuses misuse at build time"
 
+# A provider is its .c, its Kbuild block and its Kconfig entry: both
+# builds take it from there
+report=$("$KVARLINK_TOP/scripts/provider-test.sh" "$kdir" "$src" 2>&1)
+status=$?
+printf '%s\n' "$report" | sed 's/^/# /'
+tap_result $status "provider-test.sh: a provider added in module/ is in both builds"
+
 # The in-tree form (intree.sh): its patches pass checkpatch --strict
 # (under net/, with the networking comment style), and every file they
 # add is one the MAINTAINERS entry names; kernel-doc finds nothing to
