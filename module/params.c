@@ -3,6 +3,7 @@
  * The module parameters: the name to listen on and every limit, in
  * vl_config, checked at load.
  */
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/string.h>
@@ -52,6 +53,30 @@ MODULE_PARM_DESC(max_tokens, "JSON values in one message (default 8192)");
 module_param_named(fast_path, vl_config.fast_path, bool, 0644);
 MODULE_PARM_DESC(fast_path, "serve VARLINK_INLINE methods in the calling task when safe (default on)");
 
+/* The numeric limits an administrator sets, with their bounds: checked at
+ * load (vl_params_check()) and listed by GetLimits (vl_limits_for_each()),
+ * under their parameters' names.  A limit with @at_least may not be
+ * below that other one.
+ */
+static const struct vl_limit {
+	const char *name;
+	const unsigned int *value;
+	unsigned int min;
+	unsigned int max;
+	const unsigned int *at_least;
+} limits[] = {
+	{ "max_message_size", &vl_config.max_message_size, 64, VL_MSG_SIZE_MAX },
+	{ "max_output", &vl_config.max_output, 1, VL_OUTPUT_MAX,
+	  &vl_config.max_message_size },
+	{ "max_connections", &vl_config.max_connections, 1, VL_CONN_MAX },
+	{ "max_connections_per_uid", &vl_config.max_connections_per_uid, 1,
+	  VL_CONN_MAX },
+	{ "max_connections_per_netns", &vl_config.max_connections_per_netns, 1,
+	  VL_CONN_MAX },
+	{ "max_depth", &vl_config.max_depth, 1, VL_JSON_DEPTH_MAX },
+	{ "max_tokens", &vl_config.max_tokens, 16, VL_JSON_TOKENS_MAX },
+};
+
 static bool param_ok(const char *name, unsigned int v, unsigned int lo,
 		     unsigned int hi)
 {
@@ -68,20 +93,33 @@ static bool param_ok(const char *name, unsigned int v, unsigned int lo,
  */
 int __init vl_params_check(void)
 {
-	const struct vl_config *c = &vl_config;
-	size_t len = c->socket_name ? strlen(c->socket_name) : 0;
+	const char *name = vl_config.socket_name;
+	const struct vl_limit *l;
+	unsigned int min;
 
 	/* sun_path holds a leading NUL and the name, with no trailing NUL */
-	if (!param_ok("socket_name length", len, 1, UNIX_PATH_MAX - 1) ||
-	    !param_ok("max_message_size", c->max_message_size, 64, VL_MSG_SIZE_MAX) ||
-	    !param_ok("max_output", c->max_output, c->max_message_size, VL_OUTPUT_MAX) ||
-	    !param_ok("max_connections", c->max_connections, 1, VL_CONN_MAX) ||
-	    !param_ok("max_connections_per_uid", c->max_connections_per_uid, 1,
-		      VL_CONN_MAX) ||
-	    !param_ok("max_connections_per_netns", c->max_connections_per_netns, 1,
-		      VL_CONN_MAX) ||
-	    !param_ok("max_depth", c->max_depth, 1, VL_JSON_DEPTH_MAX) ||
-	    !param_ok("max_tokens", c->max_tokens, 16, VL_JSON_TOKENS_MAX))
+	if (!param_ok("socket_name length", name ? strlen(name) : 0, 1,
+		      UNIX_PATH_MAX - 1))
 		return -EINVAL;
+	for (l = limits; l < limits + ARRAY_SIZE(limits); l++) {
+		min = l->at_least ? max(l->min, *l->at_least) : l->min;
+		if (!param_ok(l->name, *l->value, min, l->max))
+			return -EINVAL;
+	}
 	return 0;
+}
+
+/**
+ * vl_limits_for_each() - visit the numeric limits in force
+ * @fn: called with each one's parameter name and value
+ * @data: passed to @fn
+ */
+void vl_limits_for_each(void (*fn)(const char *name, unsigned int value,
+				   void *data),
+			void *data)
+{
+	const struct vl_limit *l;
+
+	for (l = limits; l < limits + ARRAY_SIZE(limits); l++)
+		fn(l->name, *l->value, data);
 }

@@ -26,5 +26,8 @@ struct vl_config {
 
 extern struct vl_config vl_config;
 int vl_params_check(void);
+void vl_limits_for_each(void (*fn)(const char *name, unsigned int value,
+				   void *data),
+			void *data);
 
 #endif /* _VL_PARAMS_H */

@@ -308,23 +308,18 @@ static int get_statistics(struct varlink_call *call, const void *params)
 	return varlink_reply(call);
 }
 
+static void put_limit(const char *name, unsigned int value, void *data)
+{
+	varlink_put_u64(data, name, value);
+}
+
 static int get_limits(struct varlink_call *call, const void *params)
 {
-	const struct vl_config *c = &vl_config;
-
 	varlink_put_str(call, "socket_name", vl_server_name());
-	varlink_put_u64(call, "max_message_size", c->max_message_size);
-	varlink_put_u64(call, "max_output", c->max_output);
-	varlink_put_u64(call, "max_connections", c->max_connections);
-	varlink_put_u64(call, "max_connections_per_uid",
-			c->max_connections_per_uid);
-	varlink_put_u64(call, "max_connections_per_netns",
-			c->max_connections_per_netns);
 	varlink_put_bool(call, "init_net_only", vl_server_init_net_only());
-	varlink_put_u64(call, "max_depth", c->max_depth);
-	varlink_put_u64(call, "max_tokens", c->max_tokens);
+	vl_limits_for_each(put_limit, call);
 	/* writable through sysfs while loaded */
-	varlink_put_bool(call, "fast_path", READ_ONCE(c->fast_path));
+	varlink_put_bool(call, "fast_path", READ_ONCE(vl_config.fast_path));
 	return varlink_reply(call);
 }
 
