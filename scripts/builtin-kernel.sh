@@ -28,8 +28,8 @@ key=$( { echo "$debug $BUILTIN_KERNEL_RECIPE $as"
 kdir=$KVARLINK_CACHE/builtin-$as-$key
 
 mkdir -p "$KVARLINK_CACHE"
-exec 7>"$src.lock"
-flock 7
+exec 8>"$kdir.lock"
+flock 8
 frag=$kdir.config
 if [ "$as" = y ]; then
 	cp "$KVARLINK_TOP/scripts/builtin-kernel.config" "$frag"

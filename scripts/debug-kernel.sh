@@ -34,7 +34,9 @@ orig=$(ksrc_ensure)
 src=$(ktree_src)
 
 # two runs wanting the same source or kernel make it once, not over each
-# other (the source's lock is held to the end: a build reads it)
+# other; the source's lock is held while it is laid, the kernel's while
+# it is built (another build may read the source meanwhile: what a second
+# intree.sh of the same tree writes is what is there)
 mkdir -p "$KVARLINK_CACHE"
 exec 7>"$src.lock"
 flock 7
@@ -49,6 +51,7 @@ if [ ! -e "$src/.kvarlink-patched" ]; then
 	mv -T "$src.tmp" "$src"
 fi
 "$KVARLINK_TOP/scripts/intree.sh" "$src" >&2
+exec 7>&-
 exec 8>"$kdir.lock"
 flock 8
 
