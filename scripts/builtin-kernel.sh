@@ -18,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-BUILTIN_KERNEL_RECIPE=2
+BUILTIN_KERNEL_RECIPE=3
 as=${1:-y}
 case "$as" in y|m) ;; *) die "usage: builtin-kernel.sh [y|m]" ;; esac
 debug=$("$KVARLINK_TOP/scripts/debug-kernel.sh" debug)
@@ -39,9 +39,7 @@ else
 fi
 
 jobs=$(($(nproc) + 1))
-export CCACHE_DIR="$KVARLINK_CACHE/ccache"
-export CCACHE_BASEDIR="$KVARLINK_CACHE" CCACHE_NOHASHDIR=1
-mk() { make -s -C "$src" O="$kdir" ARCH=x86_64 CC="ccache gcc" "$@"; }
+mk() { make -s -C "$src" O="$kdir" ARCH=x86_64 "$@"; }
 
 if [ ! -e "$kdir/.kvarlink-configured" ]; then
 	log "configuring the built-in kernel ($as) in $kdir, from $debug"

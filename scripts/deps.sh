@@ -10,7 +10,7 @@ pkgs_lint="linux-source-6.1 sparse xz-utils perl git python3-docutils"
 pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
 # the Debian kernels besides the stock one (debian-kernel.sh)
 pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
-pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev ccache"
+pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"
 # linux-perf: the profile of make bench, perf run in the VM; binutils:

@@ -193,7 +193,7 @@ debug_fragments() {
 # config fragments, the source package version, and the recipe version,
 # bumped whenever debug-kernel.sh changes how the kernels are built.
 # Usage: debug_kdir [debug|kcsan]  (default debug)
-DEBUG_KERNEL_RECIPE=3
+DEBUG_KERNEL_RECIPE=4
 debug_kdir() {
 	local variant=${1:-debug} key frags
 	mapfile -t frags < <(debug_fragments "$variant")
