@@ -55,7 +55,7 @@ MODULE_PARM_DESC(fast_path, "serve VARLINK_INLINE methods in the calling task wh
 
 /* The numeric limits an administrator sets, with their bounds: checked at
  * load (vl_params_check()) and listed by GetLimits (vl_limits_for_each()),
- * under their parameters' names.  A limit with @at_least may not be
+ * under their parameters' names.  A limit with @min_param may not be
  * below that other one.
  */
 static const struct vl_limit {
@@ -63,7 +63,7 @@ static const struct vl_limit {
 	const unsigned int *value;
 	unsigned int min;
 	unsigned int max;
-	const unsigned int *at_least;
+	const unsigned int *min_param;
 } limits[] = {
 	{ "max_message_size", &vl_config.max_message_size, 64, VL_MSG_SIZE_MAX },
 	{ "max_output", &vl_config.max_output, 1, VL_OUTPUT_MAX,
@@ -102,7 +102,7 @@ int __init vl_params_check(void)
 		      UNIX_PATH_MAX - 1))
 		return -EINVAL;
 	for (l = limits; l < limits + ARRAY_SIZE(limits); l++) {
-		min = l->at_least ? max(l->min, *l->at_least) : l->min;
+		min = l->min_param ? max(l->min, *l->min_param) : l->min;
 		if (!param_ok(l->name, *l->value, min, l->max))
 			return -EINVAL;
 	}

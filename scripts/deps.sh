@@ -6,7 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs_build="make gcc libc6-dev libelf-dev rsync linux-headers-$STOCK_FLAVOUR"
-pkgs_lint="linux-source-6.1 sparse xz-utils perl git python3-docutils"
+# python3-pygments: docutils reads the .rst's code blocks with it
+pkgs_lint="linux-source-6.1 sparse xz-utils perl git python3-docutils python3-pygments"
 pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
 # the Debian kernels besides the stock one (debian-kernel.sh)
 pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"

@@ -48,18 +48,25 @@ ksrc_tarball() { echo /usr/src/linux-source-6.1.tar.xz; }
 ksrc_version() { dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null; }
 ksrc_dir() { echo "$KVARLINK_CACHE/src/linux-source-6.1-$(ksrc_version)"; }
 
-# Extract the kernel source once per package version.
+# Extract the kernel source once per package version; two scripts that
+# want it at once (make check's background work and lint.sh) extract it
+# once, under a lock.
 ksrc_ensure() {
 	local dir
 	dir=$(ksrc_dir)
-	if [ ! -e "$dir/.kvarlink-extracted" ]; then
-		log "extracting $(ksrc_tarball) into $dir"
-		rm -rf "$dir" "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		tar -C "$dir.tmp" --strip-components=1 -xf "$(ksrc_tarball)"
-		touch "$dir.tmp/.kvarlink-extracted"
-		mv "$dir.tmp" "$dir"
-	fi
+	mkdir -p "$(dirname "$dir")"
+	(
+		flock 6
+		if [ ! -e "$dir/.kvarlink-extracted" ]; then
+			log "extracting $(ksrc_tarball) into $dir"
+			rm -rf "$dir" "$dir.tmp"
+			mkdir -p "$dir.tmp"
+			tar -C "$dir.tmp" --strip-components=1 -xf "$(ksrc_tarball)" &&
+				touch "$dir.tmp/.kvarlink-extracted" &&
+				mv "$dir.tmp" "$dir"
+		fi
+	) 6>"$dir.lock"
+	[ -e "$dir/.kvarlink-extracted" ] || die "could not extract $(ksrc_tarball)"
 	echo "$dir"
 }
 
