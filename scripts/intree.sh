@@ -107,10 +107,15 @@ filter_kconfig() {
 		on' "$top/module/Kconfig"
 }
 
+# Who signs the series and maintains the code: the git identity of this
+# repository, or where it has none (a fresh clone on a fresh machine),
+# the author of its last commit.
+maint_name=$(git -C "$top" config user.name || git -C "$top" log -1 --format=%an)
+maint_email=$(git -C "$top" config user.email || git -C "$top" log -1 --format=%ae)
+
 # The MAINTAINERS entry, with the files of the steps up to $1.
 maintainers_entry() {
-	local who
-	who="$(git -C "$top" config user.name) <$(git -C "$top" config user.email)>"
+	local who="$maint_name <$maint_email>"
 	printf 'VARLINK IPC SERVER\nM:\t%s\nL:\tnetdev@vger.kernel.org\nS:\tMaintained\n' "$who"
 	case " $1 " in *" docs "*|*" selftests "*) echo "F:	Documentation/networking/varlink.rst" ;; esac
 	printf 'F:\tinclude/linux/varlink.h\nF:\tinclude/uapi/linux/varlink.h\nF:\tnet/varlink/\n'
@@ -274,8 +279,8 @@ for f in net/Kconfig net/Makefile MAINTAINERS Documentation/networking/index.rst
 	cp "$ksrc/$f" "$work/$f"
 done
 git -C "$work" init -q
-git -C "$work" config user.name "$(git -C "$top" config user.name)"
-git -C "$work" config user.email "$(git -C "$top" config user.email)"
+git -C "$work" config user.name "$maint_name"
+git -C "$work" config user.email "$maint_email"
 git -C "$work" add -A
 git -C "$work" commit -q -m base
 git -C "$work" tag base
