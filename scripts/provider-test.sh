@@ -60,6 +60,11 @@ status=$?
 [ $status -eq 0 ] && [ -e "$tree/module/varlink_throwaway.ko" ]
 tap_result $? "a provider added in module/: built out of tree, as varlink_throwaway.ko"
 
+# the copy is a repository of its own, with the identity that signs the
+# series (intree.sh reads it from there)
+git -C "$tree" init -q &&
+	git -C "$tree" config user.name "provider-test" &&
+	git -C "$tree" config user.email "provider-test@localhost"
 "$tree/scripts/intree.sh" --patches "$tmp/patches" "$ksrc" >"$tmp/intree.log" 2>&1
 status=$?
 [ $status -eq 0 ] || sed 's/^/# /' "$tmp/intree.log" | tail -n 20
