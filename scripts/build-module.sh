@@ -8,6 +8,10 @@
 # by debian-kernel.sh, and the build runs there, with its own compiler)
 # Environment: VARLINK_DEBUG=y, and KBUILD_EXTRA (more make arguments,
 # e.g. C=2 for sparse).
+# Callers share an OUTDIR (lint.sh and the VM runs: one build of a
+# kernel's modules serves both): one at a time builds in it, and
+# OUTDIR/build.log keeps what the compiler said the last time it
+# compiled anything, which a build that finds everything made leaves.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,20 +20,26 @@ src=$out
 # in the root, under a name of its own for each OUTDIR
 [ -n "$root" ] && src="$root/build/$(printf '%s' "$out" | sha256sum | cut -c1-12)"
 mkdir -p "$out" "$src"
+exec 9>"$out.lock"
+flock 9
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
 	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
-args=(-s -C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
+args=(-C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
 	${KBUILD_EXTRA:-} modules)
 run=()
 [ -n "$root" ] && run=(in_root "$root")
 # a failed build must not leave the modules of an earlier one to be tested
 rm -f "$src"/module/*.ko
-# what the compiler said, also in OUTDIR/build.log, which check.sh reads
-if ! "${run[@]}" make "${args[@]}" 2>&1 | { grep -v 'Skipping BTF generation' || true; } |
-	tee "$out/build.log"; then
+# what the compiler said, on stdout and, when it compiled, in build.log;
+# kbuild's lines of what it does are left out
+if ! "${run[@]}" make "${args[@]}" >"$out/make.log" 2>&1; then
+	cat "$out/make.log"
 	die "the module build against $kdir${root:+ in $root} failed"
 fi
+grep -q '^  CC \[M\] ' "$out/make.log" &&
+	grep -v '^  [A-Z]\{2,\} \|^make\|Skipping BTF generation' "$out/make.log" >"$out/build.log"
+grep -v '^  [A-Z]\{2,\} \|^make\|Skipping BTF generation' "$out/make.log" || :
 if [ -n "$root" ]; then
 	mkdir -p "$out/module"
 	rm -f "$out"/module/*.ko

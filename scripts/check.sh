@@ -3,17 +3,20 @@
 # make check: every test of the project, summed up.
 # Usage: check.sh [--long]
 #
-# lint, DKMS builds, the host build of the protocol core, a short fuzz
-# run, then the VM runs: the selftests on the stock kernel (6.1), on 6.12
-# and on 7.3, KUnit and the selftests on the debug kernel (KASAN), the
+# lint, DKMS builds and the host build of the protocol core, and beside
+# them, two at a time, the jobs: a short fuzz run, make run, and the VM
+# runs: the kselftest target on the stock kernel (6.1), on 6.12 and on
+# 7.3, KUnit and the kselftest target on the debug kernel (KASAN), the
 # concurrent selftests on the kcsan kernel (KCSAN), the kselftest target
-# with run_kselftest.sh on the built-in kernel (CONFIG_VARLINK=y) after
-# its PID 1 called it before mounting anything, each followed by
-# unload, kmemleak, lockdep and taint checks in the guest and a scan of
-# the console log for kernel splats.  --long (make check-long) adds the
-# fault run: selftests while failslab fails allocations of our modules,
-# on the debug kernel, with the table of the call sites hit.
-# Prints TAP for every test and ends with "N passed, N failed".
+# on the built-in kernel (CONFIG_VARLINK=y) after its PID 1 called it
+# before mounting anything, each followed by unload, kmemleak, lockdep
+# and taint checks in the guest, whose results the kernel's KTAP parser
+# reads, and a scan of the console log for kernel splats.  --long (make
+# check-long) adds the fault run: selftests while failslab fails
+# allocations of our modules, on the debug kernel, with the table of the
+# call sites hit.
+# Prints TAP for every test, a table of the time each part took, and
+# ends with "N passed, N failed".
 #
 # Environment: KERNELS="stock 6.12 7.3 debug kcsan builtin fault" picks the VM
 # runs (fault is the fault run), FUZZ_SECONDS the time per fuzz target (0
@@ -26,7 +29,6 @@ long=
 KERNELS=${KERNELS:-stock 6.12 7.3 debug kcsan builtin$long}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 passed=0 failed=0 n=0
-declare -A bg_pids
 
 tally() {
 	local ok=$1 name=$2
@@ -40,23 +42,25 @@ tally() {
 	fi
 }
 
-# Count the top-level "ok"/"not ok" lines of a TAP stream; a skip counts
-# as a failure: nothing skipped is ever called done.
+# Count the top-level "ok"/"not ok" lines of a TAP stream, and show its
+# other lines but the passes; a skip counts as a failure: nothing
+# skipped is ever called done.
 tally_tap() {
 	local prefix=$1 file=$2 line name
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"*|"not ok "*)
 			name=${line#not ok }; name=${name#ok }; name=${name#* }
-			tally 1 "$prefix: ${name#- }" ;;
+			tally 1 "$prefix${name#- }" ;;
 		"ok "*)
 			name=${line#ok }; name=${name#* }
-			tally 0 "$prefix: ${name#- }" ;;
+			tally 0 "$prefix${name#- }" ;;
+		*) echo "$line" ;;
 		esac
 	done <"$file"
 }
 
-# Each section's time, for the table at the end.
+# Each part's time, for the table at the end.
 times=() current= started=$SECONDS
 section() {
 	section_done
@@ -69,6 +73,16 @@ section_done() {
 	current=
 }
 
+# A script that prints TAP: its lines, and its exit status.
+# Usage: tap_script NAME COMMAND...
+tap_script() {
+	local name=$1
+	shift
+	"$@" >"$KVARLINK_OUT/$name.tap" 2>&1
+	tally_tap "$name: " "$KVARLINK_OUT/$name.tap"
+	tally $? "$name: exits 0"
+}
+
 section packages
 "$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
@@ -77,10 +91,10 @@ mkdir -p "$KVARLINK_OUT"
 # here, in the background: the Debian kernels and their roots
 # (debian-kernel.sh: the network and dpkg), and the kernels built from
 # source (debug-kernel.sh, builtin-kernel.sh) at the lowest CPU priority,
-# so that they take what the tests before them leave idle (a guest that
-# waits, a download) and slow no test down much.  A section that needs
-# one waits for it: each script locks what it makes while it makes it,
-# and finds it made after.  Their results are counted at the end.
+# so that they take what the tests leave idle.  A part that needs one
+# waits for it: each script locks what it makes while it makes it, and
+# finds it made after.  Their results are counted at the end.
+declare -A bg_pids
 background() {
 	local name=$1
 	shift
@@ -104,79 +118,79 @@ for series in 6.1 6.12 7.3; do
 done
 background kernels built_kernels
 
-section lint
-"$KVARLINK_TOP/scripts/lint.sh" >"$KVARLINK_OUT/lint.tap" 2>&1
-status=$?
-grep -v '^ok ' "$KVARLINK_OUT/lint.tap"
-tally_tap lint "$KVARLINK_OUT/lint.tap"
-tally $status "lint: exits 0"
+# ---- the jobs: each writes its TAP to job-NAME.tap, its time to
+# job-NAME.seconds; check.sh tallies them in order when all are done.
 
-section "DKMS on 6.1, 6.12 and 7.3"
-"$KVARLINK_TOP/scripts/dkms-test.sh" 6.1 6.12 7.3 >"$KVARLINK_OUT/dkms.tap" 2>&1
-status=$?
-grep -v '^ok ' "$KVARLINK_OUT/dkms.tap"
-tally_tap dkms "$KVARLINK_OUT/dkms.tap"
-tally $status "dkms: exits 0"
-
-if [ -e "$KVARLINK_TOP/selftests/host/Makefile" ]; then
-	section "host build of the protocol core"
-	make -s -C "$KVARLINK_TOP/selftests/host" run >"$KVARLINK_OUT/host.tap" 2>&1
-	status=$?
-	grep -v '^ok ' "$KVARLINK_OUT/host.tap" | tail -n 40
-	tally_tap host "$KVARLINK_OUT/host.tap"
-	tally $status "host: all runners exit 0"
-fi
-
-if [ -e "$KVARLINK_TOP/selftests/fuzz/Makefile" ] && [ "$FUZZ_SECONDS" -gt 0 ]; then
-	section "fuzzing, $FUZZ_SECONDS s per target"
+job_fuzz() {
+	[ "$FUZZ_SECONDS" -gt 0 ] || return 0
 	make -s -C "$KVARLINK_TOP/selftests/fuzz" run FUZZ_SECONDS="$FUZZ_SECONDS" \
 		>"$KVARLINK_OUT/fuzz.log" 2>&1
-	status=$?
+	tap_result $? "fuzz: no crash in $FUZZ_SECONDS s per target"
 	tail -n 20 "$KVARLINK_OUT/fuzz.log" | sed 's/^/# /'
-	tally $status "fuzz: no crash in $FUZZ_SECONDS s per target"
-fi
-
-# The README's first command, as CI runs it: no terminal, the demo only.
-section "make run, without a terminal"
-"$KVARLINK_TOP/scripts/run.sh" </dev/null >"$KVARLINK_OUT/run.log" 2>&1
-tally $? "run: make run shows the demo and exits 0"
-tr -d '\r' <"$KVARLINK_OUT/run.log" | grep -q ' @org\.kernel\.varlink$'
-tally $? "run: the demo shows the listening socket"
-
-kunit_py="$(ksrc_ensure)/tools/testing/kunit/kunit.py"
-
-# KCSAN's reports in IN (guest-init.sh: each between lines of "="), the
-# ones with a frame of our modules to OURS, the others to KERNEL.  Only
-# the frames of the two accesses' stacks count, and of each stack only
-# those above an interrupt's or a softirq's entry: what an interrupt
-# stopped did not make its access (nor do the locks a task held).
-# Usage: kcsan_split IN OURS KERNEL
-kcsan_split() {
-	: >"$2"
-	: >"$3"
-	awk -v ours="$2" -v kernel="$3" '
-		/^BUG: KCSAN:/ { r = sep "\n" $0 "\n"; mine = 0; open = 1; stack = 0; next }
-		/^=+$/ { if (open) printf "%s%s\n", r, $0 > (mine ? ours : kernel); open = 0; sep = $0; next }
-		!open { next }
-		{ r = r $0 "\n" }
-		/ bytes by (task [0-9]+|interrupt) on cpu [0-9]+:$/ { stack = 1; next }
-		/^[ \t]*$/ { stack = 0; next }
-		stack && /^ *[a-z0-9_.]*(sysvec_|common_interrupt|softirq)[a-z0-9_.]*\+0x/ { stack = 0; next }
-		stack && /\[varlink[a-z_]*\]/ { mine = 1 }
-		END { if (open) printf "%s", r > (mine ? ours : kernel) }' "$1"
 }
 
-# The table of the fault run: how many injected failures hit each call
-# site, by the first frame of our modules in their stacks, what that
-# frame called, and the function that asked the slab allocator.
-fault_table() {
+# The README's first command, as CI runs it: no terminal, the demo only.
+job_run() {
+	"$KVARLINK_TOP/scripts/run.sh" </dev/null >"$KVARLINK_OUT/run.log" 2>&1
+	tap_result $? "run: make run shows the demo and exits 0"
+	tr -d '\r' <"$KVARLINK_OUT/run.log" | grep -q ' @org\.kernel\.varlink$'
+	tap_result $? "run: the demo shows the listening socket"
+}
+
+# A VM run (vm.sh), then what it left judged, each by a function below.
+job_vm() {
+	local kernel=$1 dir=$KVARLINK_OUT/vm-$1 run=("$1" check)
+	[ "$kernel" = fault ] && run=(debug fault)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	"$KVARLINK_TOP/scripts/vm.sh" "${run[@]}" "$dir" >"$dir.log" 2>&1
+	tap_result $? "$kernel: build, boot and run"
+	sed 's/^/# /' "$dir.log"
+	[ -e "$dir/result.txt" ] || : >"$dir/result.txt"
+	tr -d '\r' <"$dir/result.txt" >"$dir/result.ktap"
+	judge_build "$kernel"
+	judge_results "$kernel" "$dir"
+	[ "$kernel" != fault ] || judge_faults "$dir"
+	judge_console "$kernel" "$dir"
+}
+
+# The modules of the debug kernels build with W=1 and no warning (lint.sh
+# judges the others' builds, the built-in kernel's build its own).
+judge_build() {
+	case "$1" in
+	debug|kcsan) ;;
+	*) return 0 ;;
+	esac
+	local log=$KVARLINK_OUT/modules-$1/build.log
+	grep 'warning:' "$log" | sed 's/^/# /'
+	[ -e "$log" ] && ! grep -q 'warning:' "$log"
+	tap_result $? "$1: the modules build with W=1 and no warning"
+}
+
+# The guest's results (guest-init.sh), a KTAP document: a line per test
+# at every level, as the kernel's parser reads it (ktap.py).
+judge_results() {
+	local kernel=$1 dir=$2
+	python3 "$KVARLINK_TOP/scripts/ktap.py" "$(ksrc_ensure)/tools/testing/kunit" \
+		"$kernel" <"$dir/result.ktap" 2>"$dir/result.parsed"
+	# the time each program took: the slow ones, slowest first
+	awk '/# seconds=/ { s = $NF; sub(/.*=/, "", s) }
+		/^ *(not )?ok [0-9]+ selftests: / { print s, $NF }' "$dir/result.ktap" |
+		sort -rn | awk '$1 >= 20 { printf "# %s s: %s\n", $1, $2 }'
+}
+
+# The fault run's table: how many injected failures hit each call site,
+# by the first frame of our modules in their stacks, what that frame
+# called, and the function that asked the slab allocator.
+judge_faults() {
 	local dir=$1 injected dumped
-	injected=$(cat "$dir"/sections/fault-* 2>/dev/null |
-		sed -n 's/^# injected=\([0-9]*\).*/\1/p' | awk '{ n += $1 } END { print n + 0 }')
-	dumped=$(cat "$dir"/sections/faults-* 2>/dev/null | grep -c '^fault ')
-	echo "# $injected allocations failed on purpose; $dumped dumped their stack (the others were __GFP_NOWARN):"
-	cat "$dir"/sections/faults-* 2>/dev/null | awk '
-		$1 != "fault" { next }
+	injected=$(sed -n 's/^ *# injected=\([0-9]*\).*/\1/p' "$dir/result.ktap" |
+		awk '{ n += $1 } END { print n + 0 }')
+	sed -n 's/^ *# fault /fault /p' "$dir/result.ktap" >"$dir/faults.lines"
+	dumped=$(wc -l <"$dir/faults.lines")
+	{
+		echo "$injected allocations failed on purpose; $dumped dumped their stack (the others were __GFP_NOWARN):"
+		awk '
 		{
 			site = "(none of ours)"; via = "-"; alloc = "-"
 			for (i = 4; i <= NF; i++) {
@@ -196,170 +210,89 @@ fault_table() {
 			printf "%6s  %-40s %-24s %s\n", "count", "site (first frame of ours)", "it called", "which allocated"
 			for (k in n)
 				printf "%6d  %s\n", n[k], k | "sort -k1,1nr"
-		}' | sed 's/^/#   /'
+		}' "$dir/faults.lines"
+	} | tee "$dir/faults.txt" | sed 's/^/#   /'
 	[ "$injected" -gt 0 ] && [ "$dumped" -gt 0 ]
+	tap_result $? "fault: failures were injected, and their stacks read"
 }
 
-for kernel in $KERNELS; do
-	dir="$KVARLINK_OUT/vm-$kernel"
-	case "$kernel" in
-	fault) run=(debug fault); section "fault run, debug kernel" ;;
-	*) run=("$kernel" check); section "$kernel kernel" ;;
-	esac
-	"$KVARLINK_TOP/scripts/vm.sh" "${run[@]}" "$dir" >"$dir.log" 2>&1
-	status=$?
-	sed 's/^/# /' "$dir.log"
-	tally $status "$kernel: build, boot and run"
-	# W=1 and no warning (the built-in kernel's build checks its own)
-	if [ "$kernel" != builtin ]; then
-		[ -e "$dir/build/build.log" ] && ! grep -q 'warning:' "$dir/build/build.log"
-		tally $? "$kernel: the modules build with W=1 and no warning"
-	fi
-	result="$dir/result.txt"
-	[ -e "$result" ] || : >"$result"
-
-	# Split the guest's result stream into its sections.
-	rm -rf "$dir/sections"
-	mkdir -p "$dir/sections"
-	tr -d '\r' <"$result" >"$result.unix"
-	mv "$result.unix" "$result"
-	awk -v d="$dir/sections" '
-		/^# section / { f = d "/" $3 "-" $4; next }
-		/^# endsection/ { f = ""; next }
-		f != "" { print > f }' "$result"
-
-	for f in "$dir"/sections/kunit-*; do
-		[ -e "$f" ] || continue
-		suite=${f##*/kunit-}
-		python3 "$kunit_py" parse "$f" >"$f.parsed" 2>&1
-		sed 's/^/# /' "$f.parsed"
-		# kunit.py prints one line per test: "[PASSED] name" or "[FAILED] name"
-		while IFS= read -r line; do
-			case "$line" in
-			*"===="*) ;;
-			*"[PASSED] "*) tally 0 "$kernel: kunit $suite: ${line##*\[PASSED\] }" ;;
-			*"[FAILED] "*|*"[SKIPPED] "*|*"[CRASHED] "*)
-				tally 1 "$kernel: kunit $suite: ${line##*\] }" ;;
-			esac
-		done <"$f.parsed"
-		grep -q 'Testing complete' "$f.parsed" &&
-			! grep -q 'Testing complete.*\(failed\|errors\|crashed\): [1-9]' "$f.parsed"
-		tally $? "$kernel: kunit.py parse of $suite reports success"
-	done
-
-	for f in "$dir"/sections/selftest-*; do
-		[ -e "$f" ] || continue
-		t=${f##*/selftest-}
-		grep -v '^ok ' "$f" | grep -v '^#  *\(RUN\|OK\)' | sed 's/^/# /'
-		tally_tap "$kernel: $t" "$f"
-		grep -qx '# exit=0' "$f"
-		tally $? "$kernel: $t exits 0"
-	done
-
-	# The built-in kernel's run_kselftest.sh: a line "ok N selftests:
-	# varlink: PROGRAM" for each program, and its cases one level in,
-	# behind "# ".
-	for f in "$dir"/sections/kselftest-*; do
-		[ -e "$f" ] || continue
-		grep -v '^\(# \)\{0,1\}ok ' "$f" | grep -v '^# #  *\(RUN\|OK\)' | sed 's/^/# /'
-		sed -n 's/^# \(\(not \)\{0,1\}ok \)/\1/p' "$f" >"$f.cases"
-		tally_tap "$kernel: kselftest" "$f.cases"
-		tally_tap "$kernel: run_kselftest.sh" "$f"
-		grep -q '^ok .* selftests: varlink: ' "$f"
-		tally $? "$kernel: run_kselftest.sh ran the varlink target"
-	done
-
-	# The fault run: varlink_fault must pass; the other selftests are
-	# expected to fail calls under injection, and only have to end.
-	for f in "$dir"/sections/fault-*; do
-		[ -e "$f" ] || continue
-		t=${f##*/fault-}
-		status=$(sed -n 's/^# exit=//p' "$f")
-		if [ "$t" = varlink_fault ]; then
-			grep -v '^ok ' "$f" | grep -v '^#  *\(RUN\|OK\)' | sed 's/^/# /'
-			tally_tap "$kernel: $t" "$f"
-			[ "$status" = 0 ]
-			tally $? "$kernel: $t exits 0"
-		else
-			grep '^# \(Totals\|injected\)' "$f"
-			grep -c 'Test terminated by timeout' "$f" | sed 's/^/# tests that ran out of time: /'
-			[ -n "$status" ] && [ "$status" -lt 124 ]
-			tally $? "$kernel: $t ends by itself under injection (exit ${status:-none})"
-		fi
-	done
-	# The KCSAN kernel: the race detector was on and watched, and
-	# reported no race that code of ours takes part in (its data_races
-	# count also has the conflicts that changed no value, which are not
-	# reported); its reports whole, from the kernel log, in kcsan.txt.
-	# A report is ours when either access's stack has a frame in one of
-	# our modules ("[varlink...]") above any interrupt entry: our code
-	# made it, or the kernel made it on our behalf (kcsan_split).  A
-	# race with no such frame is 6.1's own, between two accesses of code
-	# we do not touch, that only its timing brings out: it is shown, in
-	# kcsan-kernel.txt, and fails nothing (nor do its headers on the
-	# console); vm.sh's ignore list keeps the known ones out of the log.
-	: >"$dir/kcsan-kernel-only.txt"
-	if grep -q '^kcsan: enabled: 1' "$result"; then
-		grep '^kcsan: ' "$result" | sed 's/^/# /'
-		grep -q '^kcsan: setup_watchpoints: [1-9]' "$result"
-		tally $? "$kernel: KCSAN was on and set up watchpoints"
-		cp "$dir/sections/kcsan-reports" "$dir/kcsan.txt" 2>/dev/null || : >"$dir/kcsan.txt"
-		kcsan_split "$dir/kcsan.txt" "$dir/kcsan-ours.txt" "$dir/kcsan-kernel.txt"
-		if grep -q 'BUG: KCSAN:' "$dir/kcsan-ours.txt"; then
-			echo "# $(grep -c 'BUG: KCSAN:' "$dir/kcsan-ours.txt") KCSAN reports with a frame of ours, in $dir/kcsan-ours.txt:"
-			sed 's/^/# /' "$dir/kcsan-ours.txt" | head -n 400
-		fi
-		# each race once, next to the verdict
-		grep -o 'BUG: KCSAN: .*' "$dir/kcsan-kernel.txt" | sort | uniq -c |
-			sed 's/^/# 6.1'"'"'s own race, no frame of ours (kcsan-kernel.txt): /'
-		grep -o 'BUG: KCSAN: .*' "$dir/kcsan-ours.txt" | sort | uniq -c | sed 's/^/# race: /'
-		# the console's header lines that are only of 6.1's own races
-		grep -o 'BUG: KCSAN: .*' "$dir/kcsan-kernel.txt" | sort -u |
-			grep -vxF -f <(grep -o 'BUG: KCSAN: .*' "$dir/kcsan-ours.txt") \
-			>"$dir/kcsan-kernel-only.txt" || :
-		! grep -q 'BUG: KCSAN:' "$dir/kcsan-ours.txt"
-		tally $? "$kernel: KCSAN reported no data race that code of ours takes part in"
-	elif [ "$kernel" = kcsan ]; then
-		tally 1 "$kernel: KCSAN was on and set up watchpoints"
-	fi
-	if ls "$dir"/sections/fault-* >/dev/null 2>&1; then
-		fault_table "$dir" | tee "$dir/faults.txt"
-		tally "${PIPESTATUS[0]}" "$kernel: failures were injected, and their stacks read"
-	fi
-
-	while IFS= read -r line; do
-		case "$line" in
-		"check: "*" ok") c=${line#check: }; tally 0 "$kernel: ${c% ok}" ;;
-		"check: "*) c=${line#check: }; tally 1 "$kernel: $c" ;;
-		esac
-	done <"$result"
-	grep -qx 'verdict: pass' "$result"
-	tally $? "$kernel: the guest ran to its verdict"
-
-	# A console that is missing, empty or cut off before the guest's last
-	# words cannot show a splat: that is a failure, not a pass.
-	console="$dir/console.log"
-	complete=1
-	[ -s "$console" ] && tr -d '\r' <"$console" | grep -qx "$GUEST_END_MARK" && complete=0
-	tally $complete "$kernel: console log complete, to the guest's last line"
-	if [ $complete -ne 0 ]; then
+# A console that is missing, empty or cut off before the guest's last
+# words cannot show a splat: that is a failure, not a pass.  A KCSAN
+# race that is 6.1's own (the guest says which) is no splat.
+judge_console() {
+	local kernel=$1 console=$2/console.log
+	if ! [ -s "$console" ] || ! tr -d '\r' <"$console" | grep -qx "$GUEST_END_MARK"; then
+		tap_result 1 "$kernel: console log complete, to the guest's last line"
 		echo "# $console: missing, empty, or cut off before '$GUEST_END_MARK'"
 		# what the kernel reported first, then where the log stopped, so
 		# that a CI log which keeps only a failure's neighbourhood shows
 		# both; memory and initramfs lines tell an early boot's budget
-		if [ -e "$console" ]; then
-			tr -d '\r' <"$console" | grep -Ea "$KERNEL_SPLATS|Memory:|initramfs|initrd|oom|Out of memory" |
-				head -n 20 | sed 's/^/#   first: /'
-			tr -d '\r' <"$console" | tail -n 40 | sed 's/^/#   /'
-		fi
-		tally 1 "$kernel: console free of kernel splats"
-	elif grep -Ea "$KERNEL_SPLATS" "$console" |
-		grep -avF -f "$dir/kcsan-kernel-only.txt" >"$dir/splats.txt"; then
-		sed 's/^/# /' "$dir/splats.txt" | head -n 40
-		tally 1 "$kernel: console free of kernel splats"
-	else
-		tally 0 "$kernel: console free of kernel splats"
+		[ -e "$console" ] || return 0
+		tr -d '\r' <"$console" |
+			grep -Ea "$KERNEL_SPLATS|Memory:|initramfs|initrd|oom|Out of memory" |
+			head -n 20 | sed 's/^/#   first: /'
+		tr -d '\r' <"$console" | tail -n 40 | sed 's/^/#   /'
+		return 0
 	fi
+	tap_result 0 "$kernel: console log complete, to the guest's last line"
+	sed -n "s/^ *# kernel's race: //p" "$2/result.ktap" >"$2/kcsan-kernel.txt"
+	echo "no race of the kernel's own" >>"$2/kcsan-kernel.txt"
+	if tr -d '\r' <"$console" | grep -Ea "$KERNEL_SPLATS" |
+		grep -avF -f "$2/kcsan-kernel.txt" >"$2/splats.txt"; then
+		head -n 40 "$2/splats.txt" | sed 's/^/# /'
+		tap_result 1 "$kernel: console free of kernel splats"
+	else
+		tap_result 0 "$kernel: console free of kernel splats"
+	fi
+}
+
+# Run a job: its TAP and its time into files of its own.
+job() {
+	local name=$1 t0=$SECONDS
+	shift
+	"$@" >"$KVARLINK_OUT/job-$name.tap" 2>&1
+	echo $((SECONDS - t0)) >"$KVARLINK_OUT/job-$name.seconds"
+}
+
+# The jobs, in this order, taken by two workers from a queue; each job
+# locks what it builds, so that two never build the same at once.
+jobs="fuzz run $KERNELS"
+queue=$KVARLINK_OUT/jobs
+printf '%s\n' $jobs >"$queue"
+worker() {
+	local name
+	while name=$(flock "$queue.lock" sh -c 'head -n 1 "$0" && sed -i 1d "$0"' "$queue") &&
+		[ -n "$name" ]; do
+		case "$name" in
+		fuzz|run) job "$name" "job_$name" ;;
+		*) job "$name" job_vm "$name" ;;
+		esac
+	done
+}
+worker &
+workers=$!
+
+section lint
+tap_script lint "$KVARLINK_TOP/scripts/lint.sh"
+
+section "DKMS on 6.1, 6.12 and 7.3"
+tap_script dkms "$KVARLINK_TOP/scripts/dkms-test.sh" 6.1 6.12 7.3
+
+section "host build of the protocol core"
+tap_script host make -s -C "$KVARLINK_TOP/selftests/host" run
+
+section "the jobs, two at a time"
+worker &
+workers="$workers $!"
+# shellcheck disable=SC2086
+wait $workers
+section_done
+for name in $jobs; do
+	if [ -e "$KVARLINK_OUT/job-$name.seconds" ]; then
+		times+=("$(printf '%6d s    %s' "$(cat "$KVARLINK_OUT/job-$name.seconds")" "$name")")
+	fi
+	echo "# ---- $name"
+	tally_tap "" "$KVARLINK_OUT/job-$name.tap"
 done
 
 # The in-tree form as modules (the built-in kernel's VM run above builds
@@ -380,7 +313,7 @@ for name in "${!bg_pids[@]}"; do
 done
 
 section_done
-echo "# time per section:"
+echo "# time per part (the jobs ran beside the parts before them):"
 printf '#  %s\n' "${times[@]}" "$(printf '%6d s  in all' $((SECONDS - started)))"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,29 +3,41 @@
 # PID 1 of the test VM (busybox sh).
 #
 # kvarlink.mode= on the kernel command line picks what to do:
-#   check  load the modules, run KUnit and the selftests, unload, then
-#          check kmemleak, lockdep and taint; results go to /dev/ttyS1
+#   check  load the modules, run KUnit and the kselftest target, unload,
+#          then check kmemleak, lockdep and taint
+#   builtin  the built-in kernel (CONFIG_VARLINK=y), after its PID 1,
+#          varlink_first_call, has called the kernel before anything was
+#          mounted: report that, load the test modules, run the kselftest
+#          target, unload them, check as "check" does
+#   fault  the fault run (debug kernel): load the modules, run selftests
+#          while failslab fails allocations made on behalf of our modules,
+#          then check that new clients are served, unload and check as
+#          "check" does; see fault_setup below
 #   demo   load the modules and show the demo on the console
 #   shell  the demo, then an interactive shell ("exit" powers off)
 #   bench  load the modules, run /tests/bench-run (make bench): its
 #          tables go to /dev/ttyS1, its progress to the console
-#   builtin  the built-in kernel (CONFIG_VARLINK=y), after its PID 1,
-#          varlink_first_call, has called the kernel before anything was
-#          mounted: report that, load the test modules, run the kselftest
-#          target with run_kselftest.sh, unload, check as "check" does
-#   fault  the fault run (debug kernel): load the modules, run selftests
-#          while failslab fails allocations made on behalf of our modules,
-#          then check that new clients are served, and unload and check
-#          as "check" does; see fault_run below
-# kvarlink.tests=a,b,... runs these selftests instead of /tests/list, in
-# that order; kvarlink.kunit=n skips the KUnit suites;
-# kvarlink.kcsan_ignore=f,g,... are functions whose races KCSAN is not to
-# report (see vm.sh); kvarlink.fault_site=FUNCTION limits the fault run's
-# failures to stacks through that function.
+#
+# check, builtin and fault write one KTAP document to /dev/ttyS1, which
+# the host reads with the kernel's own parser (scripts/ktap.py): one test
+# for each step of the mode, its plan first, and nested in a step what
+# it ran: the KUnit suites as the kernel printed them, and the kselftest
+# runner's TAP, whose "# "-prefixed lines (a program's own output) are
+# turned into nested lines (ksft_ktap).  Diagnostics are "#" lines.
+# demo, shell and bench end with "verdict: pass" or "verdict: fail ...".
+#
+# kvarlink.tests=a,b,... runs these programs of the kselftest target (by
+# the runner's run_many) instead of all of it (run_kselftest.sh);
+# kvarlink.expect=kunit,kmemleak,lockdep,kcsan: what this kernel has, so
+# that a kernel built without it fails the step rather than leaves it out;
+# kvarlink.kunit=n leaves the KUnit suites out; kvarlink.kcsan_ignore=
+# f,g,... are functions whose races KCSAN is not to report (vm.sh);
+# kvarlink.fault_site=FUNCTION limits the fault run's failures to stacks
+# through that function.
 # Whatever happens, the VM ends with a reboot, which qemu turns into exit.
 
 /bin/busybox --install -s /bin
-export PATH=/bin:/tests
+export PATH=/bin:/kselftest/varlink:/tests
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
@@ -37,14 +49,16 @@ mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 ip link set lo up 2>/dev/null
 
 mode=check
-tests=$(cat /tests/list 2>/dev/null)
+tests=
 kunit=y
+expect=
 kcsan_ignore=
 fault_site=
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	kvarlink.mode=*) mode=${arg#kvarlink.mode=} ;;
-	kvarlink.tests=*) tests=$(echo "${arg#kvarlink.tests=}" | tr , ' ') ;;
+	kvarlink.tests=*) tests=$(echo "${arg#*=}" | tr , ' ') ;;
+	kvarlink.expect=*) expect=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.kunit=*) kunit=${arg#kvarlink.kunit=} ;;
 	kvarlink.kcsan_ignore=*) kcsan_ignore=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.fault_site=*) fault_site=${arg#*=} ;;
@@ -52,19 +66,91 @@ for arg in $(cat /proc/cmdline); do
 done
 
 out=/dev/ttyS1
-failures=""
-fail() { failures="$failures $1"; echo "check: $1 FAIL${2:+ ($2)}" >"$out"; }
-pass() { echo "check: $1 ok" >"$out"; }
-section() { echo "# section $1 $2" >"$out"; }
-endsection() { echo "# endsection" >"$out"; }
-
-# whole seconds since boot, for the time each test takes
-uptime_s() { cut -d. -f1 /proc/uptime; }
-
 kmemleak=/sys/kernel/debug/kmemleak
+kcsan=/sys/kernel/debug/kcsan
+failslab=/sys/kernel/debug/failslab
 [ -e $kmemleak ] && echo clear >$kmemleak
 
+# KTAP to the host.  A step prints what it nests, then its result line.
+ktap() { echo "$*" >"$out"; }
+# a diagnostic: the words given, or else the lines of stdin
+diag() {
+	if [ $# -gt 0 ]; then echo "$*"; else cat; fi | sed 's/^/# /' >"$out"
+}
+nest() { sed 's/^/    /' >"$out"; }
+
+# Whether this kernel has FEATURE, or is to have it (kvarlink.expect)
+has() {
+	case " $expect " in *" $1 "*) return 0 ;; esac
+	case "$1" in
+	kunit) [ -e /modules/varlink_kunit.ko ] && [ "$kunit" = y ] ;;
+	kmemleak) [ -e $kmemleak ] ;;
+	lockdep) [ -e /proc/lockdep_stats ] ;;
+	kcsan) [ -e $kcsan ] ;;
+	esac
+}
+
+# Run the steps given, each a function step_NAME (or fault_test for
+# "fault:TEST"), as the tests of the document.  When "load" fails, the
+# steps after it are not run, and fail.
+run_steps() {
+	local n=0 s status not_run=
+	ktap "KTAP version 1"
+	ktap "# kvarlink $mode $(uname -r)"
+	ktap "1..$#"
+	for s in "$@"; do
+		n=$((n + 1))
+		if [ -n "$not_run" ]; then
+			status=1
+			diag "not run: $not_run failed"
+		else
+			case "$s" in
+			fault:*) fault_test "${s#fault:}" ;;
+			*) "step_$s" ;;
+			esac
+			status=$?
+			[ $status -eq 0 ] || [ "$s" != load ] || not_run=load
+		fi
+		if [ $status -eq 0 ]; then ktap "ok $n $s"; else ktap "not ok $n $s"; fi
+	done
+}
+
+# The kselftest runner's TAP on stdin, made KTAP: the lines it prefixes
+# with "# " after a program's header are the program's own output, one
+# level deeper; the time each program took is a diagnostic before its
+# result.  Fails unless the runner gave as many results as it planned.
+ksft_ktap() {
+	awk '
+	function now(  l) { getline l <"/proc/uptime"; close("/proc/uptime"); return int(l) }
+	/^# selftests: / { print "    " $0; t0 = now(); fflush(); next }
+	/^#( |$)/ { sub(/^# ?/, ""); print "        " $0; fflush(); next }
+	/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0 }
+	/^(not )?ok [0-9]+ / { print "    # seconds=" now() - t0; results++ }
+	{ print "    " $0; fflush() }
+	END { exit !(plan != "" && results == plan) }' >"$out"
+}
+
+# The varlink target by the kselftest runner: all of it, in its own order
+# (run_kselftest.sh), or the programs given, listed or not (its run_many).
+ksft_run() {
+	if [ $# -eq 0 ]; then
+		/kselftest/run_kselftest.sh
+	else
+		(cd /kselftest/varlink && BASE_DIR=/kselftest && . ../kselftest/runner.sh &&
+			run_many "$@")
+	fi
+}
+
+# The runner calls /usr/bin/timeout --foreground, which busybox's timeout
+# does not know (it runs in the foreground anyway), and logs to
+# /dev/stdout, which devtmpfs does not make.
+mkdir -p /usr/bin
+printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/timeout "$@"\n' >/usr/bin/timeout
+chmod +x /usr/bin/timeout
+[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
+
 load_modules() {
+	local m
 	for m in /modules/extra/*.ko; do
 		[ -e "$m" ] && insmod "$m"
 	done
@@ -76,118 +162,204 @@ load_modules() {
 	done
 }
 
-unload_modules() {
-	for m in $(ls /modules | sed -n 's/\.ko$//p' | sort -r); do
-		case "$m" in varlink) continue ;; esac
-		grep -q "^$m " /proc/modules && { rmmod "$m" || return 1; }
+# Load the modules that are not: a test under injection may have
+# unloaded one and failed to load it again.
+load_missing() {
+	local m name
+	for m in /modules/varlink.ko /modules/*.ko; do
+		name=${m##*/}
+		name=${name%.ko}
+		[ "$name" = varlink_kunit ] && continue
+		grep -q "^$name " /proc/modules || insmod "$m" || return 1
 	done
-	rmmod varlink
 }
 
 socket_live() {
 	grep -q " @org.kernel.varlink$" /proc/net/unix
 }
 
-demo() {
-	echo "== varlink.ko loaded; the listening socket:"
-	grep "@org.kernel.varlink" /proc/net/unix
-	if command -v varlink-cli >/dev/null; then
-		varlink-cli demo
-	fi
-}
-
-run_checks() {
+step_load() {
 	# KCSAN, if the kernel has it, watches from here on (see vm.sh)
-	if [ -e /sys/kernel/debug/kcsan ]; then
+	if [ -e $kcsan ]; then
 		for f in $kcsan_ignore; do
-			echo "!$f" >/sys/kernel/debug/kcsan || fail kcsan-ignore "$f"
+			echo "!$f" >$kcsan || { diag "kcsan: cannot ignore $f"; return 1; }
 		done
-		echo on >/sys/kernel/debug/kcsan
+		echo on >$kcsan
 	fi
-	if load_modules; then pass load; else fail load; return; fi
-	if socket_live; then pass socket; else fail socket; fi
+	load_modules
+}
+step_socket() { socket_live; }
 
-	# The suites run at load time and print KTAP to the kernel log; it
-	# is read with dmesg, as the debugfs logs of 6.1 lack the headers of
-	# parameterized tests.
-	if [ -e /modules/varlink_kunit.ko ] && [ "$kunit" = y ]; then
-		dmesg -c >/dev/null
-		if insmod /modules/varlink_kunit.ko; then
-			# A test module prints its suites without the top-level
-			# KTAP header of the boot-time executor: add it.
-			section kunit all
-			echo "KTAP version 1" >"$out"
-			echo "1..$(ls /sys/kernel/debug/kunit | wc -l)" >"$out"
-			dmesg -c | sed "s/^\[[^]]*\] //" >"$out"
-			endsection
-			rmmod varlink_kunit || fail kunit-unload
-		else
-			fail kunit-load
-		fi
-	fi
+# The suites run at load time and print KTAP to the kernel log; it is
+# read with dmesg, as the debugfs logs of 6.1 lack the headers of
+# parameterized tests.  A test module prints its suites without the
+# top-level header of the boot-time executor: it is added.
+step_kunit() {
+	[ -e /modules/varlink_kunit.ko ] || { diag "no varlink_kunit.ko"; return 1; }
+	dmesg -c >/dev/null
+	insmod /modules/varlink_kunit.ko || return 1
+	{
+		echo "KTAP version 1"
+		echo "1..$(ls /sys/kernel/debug/kunit | wc -l)"
+		dmesg -c | sed 's/^\[[^]]*\] //'
+	} | nest
+	rmmod varlink_kunit
+}
 
-	for t in $tests; do
-		section selftest "$t"
-		t0=$(uptime_s)
-		"/tests/$t" >"$out" 2>&1
-		echo "# exit=$?" >"$out"
-		echo "# seconds=$(($(uptime_s) - t0))" >"$out"
-		endsection
+# shellcheck disable=SC2086 # $tests is words
+step_kselftest() { ksft_run $tests 2>&1 | ksft_ktap; }
+
+step_unload() {
+	local m
+	for m in $(ls /modules | sed -n 's/\.ko$//p' | sort -r); do
+		case "$m" in varlink) continue ;; esac
+		grep -q "^$m " /proc/modules && { rmmod "$m" || return 1; }
 	done
-	if [ -e /sys/kernel/debug/kcsan ]; then
-		# KCSAN's counters: how much it watched, and the races it found
-		sed 's/^/kcsan: /' /sys/kernel/debug/kcsan >"$out"
-		# its reports whole, each between its lines of "=": the
-		# console has only their first lines
-		section kcsan reports
-		dmesg | sed 's/^\[[^]]*\] \{0,1\}//' | awk '
-			/^=+$/ { if (r) { print; r = 0 } else b = $0; next }
-			/^BUG: KCSAN:/ { r = 1; print b }
-			r' >"$out"
-		endsection
-	fi
+	rmmod varlink
+}
+step_socket_gone() { ! socket_live; }
 
-	final_checks
+step_kmemleak() {
+	local leaks
+	[ -e $kmemleak ] || { diag "no kmemleak in this kernel"; return 1; }
+	# Objects younger than 5 s are never reported: let them age.
+	sleep 6
+	echo scan >$kmemleak
+	echo scan >$kmemleak
+	# debugfs files have no size: read the report itself; the console
+	# shows it too, where the host looks for "unreferenced object"
+	leaks=$(cat $kmemleak)
+	[ -z "$leaks" ] && return 0
+	echo "$leaks" | tee /dev/console | head -n 200 | diag
+	return 1
 }
 
-# Unload every module, then look for what they may have left behind.
-final_checks() {
-	if unload_modules; then pass unload; else fail unload; fi
-	if socket_live; then fail socket-gone; else pass socket-gone; fi
-	leak_checks
+step_lockdep() {
+	[ -e /proc/lockdep_stats ] || { diag "no lockdep in this kernel"; return 1; }
+	grep -q "debug_locks: *1" /proc/lockdep_stats && return 0
+	diag "debug_locks is off: lockdep found something"
+	return 1
 }
 
-leak_checks() {
-	if [ -e $kmemleak ]; then
-		# Objects younger than 5 s are never reported: let them age.
-		sleep 6
-		echo scan >$kmemleak
-		echo scan >$kmemleak
-		# debugfs files have no size: read the report itself
-		leaks=$(cat $kmemleak)
-		if [ -n "$leaks" ]; then
-			fail kmemleak "see the console log"
-			echo "$leaks"
-		else
-			pass kmemleak
-		fi
-	fi
-	if [ -e /proc/lockdep_stats ]; then
-		if grep -q "debug_locks: *1" /proc/lockdep_stats; then
-			pass lockdep
-		else
-			fail lockdep "debug_locks is off"
-		fi
-	fi
+step_taint() {
+	local taint
 	# out-of-tree (4096), unsigned (8192) and test (262144) taint only
 	taint=$(cat /proc/sys/kernel/tainted)
-	if [ $((taint & ~(4096 | 8192 | 262144))) -eq 0 ]; then
-		pass taint
+	[ $((taint & ~(4096 | 8192 | 262144))) -eq 0 ] && return 0
+	diag "tainted=$taint"
+	# a WARN without panic_on_warn (kcsan) is below the console's level
+	dmesg | grep -B 2 -A 30 'WARNING:' | head -n 100 | sed 's/^/# /' >"$out"
+	return 1
+}
+
+# KCSAN: its counters, and that it set up watchpoints (it was on).
+step_kcsan_watched() {
+	[ -e $kcsan ] || { diag "no KCSAN in this kernel"; return 1; }
+	sed 's/^/kcsan: /' $kcsan | diag
+	grep -q '^enabled: 1' $kcsan && grep -q '^setup_watchpoints: [1-9]' $kcsan
+}
+
+# KCSAN's reports, whole from the kernel log (the console has only their
+# first lines), each between lines of "=".  A report is ours when a
+# stack of either access has a frame of one of our modules
+# ("[varlink...]") above any interrupt's or softirq's entry: our code
+# made the access, or the kernel made it on our behalf; what an
+# interrupt stopped did not make it.  A race with no such frame is
+# 6.1's own, between two accesses of code we do not touch, that only
+# its timing brings out: it is shown, fails nothing, and its header
+# goes to the host as "# kernel's race: BUG: KCSAN: ..." so that the
+# console's copy of it is no splat either.  The races with a frame of
+# ours fail this step.
+step_kcsan_races() {
+	dmesg | sed 's/^\[[^]]*\] \{0,1\}//' | awk '
+		function close_report(  c, a, i, n) {
+			c = mine ? "ours" : "kernel"
+			n = split(r, a, "\n")
+			for (i = 1; i <= n; i++)
+				if (a[i] != "")
+					print c "\t" a[i]
+			open = 0
+		}
+		/^BUG: KCSAN:/ { r = $0 "\n"; mine = 0; open = 1; stack = 0; next }
+		/^=+$/ { if (open) close_report(); next }
+		!open { next }
+		{ r = r $0 "\n" }
+		/ bytes by (task [0-9]+|interrupt) on cpu [0-9]+:$/ { stack = 1; next }
+		/^[ \t]*$/ { stack = 0; next }
+		stack && /^ *[a-z0-9_.]*(sysvec_|common_interrupt|softirq)[a-z0-9_.]*\+0x/ { stack = 0; next }
+		stack && /\[varlink[a-z_]*\]/ { mine = 1 }
+		END { if (open) close_report() }' >/tmp/kcsan
+	# each race once, whose it is
+	awk -F '\t' '$2 ~ /^BUG: KCSAN:/ { print $1 ": " $2 }' /tmp/kcsan | sort | uniq -c | diag
+	awk -F '\t' '$1 == "ours" && $2 ~ /^BUG: KCSAN:/ { print $2 }' /tmp/kcsan |
+		sort -u >/tmp/kcsan.ours
+	echo "no race of ours" >>/tmp/kcsan.ours
+	awk -F '\t' '$1 == "kernel" && $2 ~ /^BUG: KCSAN:/ { print $2 }' /tmp/kcsan | sort -u |
+		grep -vxF -f /tmp/kcsan.ours | sed "s/^/kernel's race: /" | diag
+	# the reports with a frame of ours, whole
+	awk -F '\t' '$1 == "ours" { print $2 }' /tmp/kcsan | head -n 400 | diag
+	! grep -q '^ours' /tmp/kcsan
+}
+
+check_run() {
+	local steps="load socket"
+	has kunit && steps="$steps kunit"
+	steps="$steps kselftest"
+	has kcsan && steps="$steps kcsan_watched kcsan_races"
+	steps="$steps unload socket_gone"
+	has kmemleak && steps="$steps kmemleak"
+	has lockdep && steps="$steps lockdep"
+	# shellcheck disable=SC2086
+	run_steps $steps taint
+}
+
+# The built-in kernel: the core and its interfaces are built in, the test
+# interfaces are modules (/modules), the kselftest target is the one the
+# kernel tree installs.
+step_first_call() {
+	if [ -s /first-call.tap ]; then
+		nest </first-call.tap
 	else
-		fail taint "tainted=$taint"
-		# a WARN without panic_on_warn (kcsan) is below the console's level
-		dmesg | grep -B 2 -A 30 'WARNING:' | head -n 100 | sed 's/^/# /' >"$out"
+		diag "PID 1 left no results"
+		return 1
 	fi
+}
+# the listener came up before PID 1 ran
+step_listening_before_init() {
+	dmesg | awk '/varlink: listening on @/ { l = 1 }
+		/Run \/init as init process/ { r = l; exit } END { exit !r }'
+}
+step_built_in() {
+	[ -d /sys/module/varlink ] && [ ! -e /sys/module/varlink/initstate ]
+}
+step_statistics() {
+	local calls
+	calls=$(cat /sys/module/varlink/statistics/calls 2>/dev/null)
+	diag "calls=$calls"
+	[ "${calls:-0}" -ge 2 ]
+}
+step_load_tests() {
+	local m
+	for m in /modules/*.ko; do
+		insmod "$m" || return 1
+	done
+}
+step_socket_stays() { socket_live; }
+step_unload_tests() {
+	local m
+	for m in $(ls /modules | sed -n 's/\.ko$//p'); do
+		grep -q "^$m " /proc/modules && { rmmod "$m" || return 1; }
+	done
+	return 0
+}
+
+builtin_run() {
+	local steps="first_call listening_before_init built_in statistics"
+	steps="$steps load_tests kselftest unload_tests socket_stays"
+	has kmemleak && steps="$steps kmemleak"
+	has lockdep && steps="$steps lockdep"
+	# shellcheck disable=SC2086
+	run_steps $steps taint
 }
 
 # The fault run.  failslab fails a share of the slab allocations whose
@@ -198,14 +370,13 @@ leak_checks() {
 # connections are served by kworkers).  Each failure that is not
 # __GFP_NOWARN dumps its stack: the dumps are logged below the console's
 # level, so they never reach the console, which must stay free of
-# splats; they are read back with dmesg after each test, one line per
-# failure with its frames, innermost first, in section "faults TEST".
-failslab=/sys/kernel/debug/failslab
+# splats; they are read back with dmesg after each test, one diagnostic
+# "# fault TEST COMM FRAME..." per failure (fault_lines).
 fault_times=1000000
 
-fault_setup() {
-	local start end p
-	[ -e $failslab/require-start ] || return 1
+step_failslab() {
+	local start end
+	[ -e $failslab/require-start ] || { diag "no stack filter in $failslab"; return 1; }
 	# the console shows levels below 4 only, and the dumps are at the
 	# default level, made 4 here (their first line is at 5)
 	echo "4 4 1 4" >/proc/sys/kernel/printk
@@ -215,10 +386,11 @@ fault_setup() {
 	if [ -n "$fault_site" ]; then
 		# from the function to the symbol after it (a module unloaded
 		# and loaded again moves: for the tests that do not)
+		# shellcheck disable=SC2046
 		set -- $(sort /proc/kallsyms | awk -v f="$fault_site" '
 			on { print $1; exit }
 			$3 == f && $2 ~ /^[tT]$/ { print $1; on = 1 }')
-		[ $# -eq 2 ] || return 1
+		[ $# -eq 2 ] || { diag "no function $fault_site"; return 1; }
 		start=$1 end=$2
 	fi
 	echo 0 >$failslab/probability
@@ -240,7 +412,7 @@ fault_setup() {
 	for p in /proc/[0-9]*/make-it-fail; do
 		echo 1 >"$p" 2>/dev/null
 	done
-	echo "# failslab: stacks through $start-$end; varlink.ko at $(cat /sys/module/varlink/sections/.text)" >"$out"
+	diag "failslab: stacks through $start-$end; varlink.ko at $(cat /sys/module/varlink/sections/.text)"
 }
 
 # dmesg to one line per injected failure: "fault TEST COMM FRAME...",
@@ -275,140 +447,68 @@ fault_lines() {
 	END { done() }'
 }
 
-# Load the modules that are not: a test under injection may have
-# unloaded one and failed to load it again.
-load_missing() {
-	local m name
-	for m in /modules/varlink.ko /modules/*.ko; do
-		name=${m##*/}
-		name=${name%.ko}
-		[ "$name" = varlink_kunit ] && continue
-		grep -q "^$name " /proc/modules || insmod "$m" || return 1
-	done
-}
-
-# Run selftest $1 with failslab at $2 percent, killed after $3 seconds.
+# Selftest $1 while failslab fails allocations.  varlink_fault sets the
+# probability itself, and its results count; the others run at 10 %,
+# are expected to fail calls, and only have to end by themselves: their
+# output is kept as diagnostics.
 fault_test() {
-	local t=$1 before status
+	local t=$1 p=10 before result status
+	[ "$t" = varlink_fault ] && p=0
 	# what an earlier test left unloaded (a load that failed under
 	# injection) is back, for this test to find
-	load_missing || fail reload "before $t"
+	load_missing || { diag "could not load the modules before $t"; return 1; }
 	dmesg -c >/dev/null
 	before=$(cat $failslab/times)
-	section fault "$t"
-	echo "$2" >$failslab/probability
-	timeout "$3" "/tests/$t" >"$out" 2>&1
-	status=$?
+	echo $p >$failslab/probability
+	if [ "$t" = varlink_fault ]; then
+		ksft_run "$t" 2>&1 | ksft_ktap
+		status=$?
+	else
+		ksft_run "$t" >/tmp/fault.out 2>&1
+		sed 's/^/# /' /tmp/fault.out >"$out"
+		# the runner's verdict: ok, "# exit=N", "# TIMEOUT"
+		result=$(grep '^\(not \)\{0,1\}ok 1 ' /tmp/fault.out)
+		case "$result" in
+		ok*) status=0 ;;
+		*"# exit="*) status=${result##*# exit=}; [ "$status" -lt 124 ] && status=0 ;;
+		*) status=1 ;;
+		esac
+	fi
 	echo 0 >$failslab/probability
-	echo "# exit=$status" >"$out"
-	echo "# injected=$((before - $(cat $failslab/times))) probability=$2" >"$out"
-	endsection
-	section faults "$t"
-	dmesg -c | fault_lines "$t" >"$out"
-	endsection
+	diag "injected=$((before - $(cat $failslab/times))) probability=$p"
+	dmesg -c | fault_lines "$t" | sed 's/^/# /' >"$out"
+	return "$status"
+}
+
+# injection is off: all is loaded and serves new clients
+step_reload() { load_missing; }
+step_served_after() {
+	varlink-cli call org.varlink.service.GetInfo >/dev/null &&
+		varlink-cli call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null
 }
 
 fault_run() {
-	if load_modules; then pass load; else fail load; return; fi
-	if fault_setup; then pass failslab; else fail failslab "no stack filter in $failslab"; return; fi
-
+	local steps="load failslab" t
 	for t in $tests; do
-		case "$t" in
-		# it sets the probability itself, and must pass
-		varlink_fault) fault_test "$t" 0 900 ;;
-		*) fault_test "$t" 10 900 ;;
-		esac
+		steps="$steps fault:$t"
 	done
-
-	# injection is off: all is loaded and serves new clients
-	if load_missing; then pass reload; else fail reload; fi
-	if varlink-cli call org.varlink.service.GetInfo >/dev/null &&
-	   varlink-cli call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null; then
-		pass served-after
-	else
-		fail served-after
-	fi
-	final_checks
+	steps="$steps reload served_after unload socket_gone kmemleak lockdep"
+	# shellcheck disable=SC2086
+	run_steps $steps taint
 }
 
-# The built-in kernel: the core and its interfaces are built in, the test
-# interfaces are modules (/modules), the kselftest target is installed in
-# /kselftest.  $tests: the programs that need no built-in module unloaded.
-builtin_run() {
-	local m calls
-	section selftest first-call
-	if [ -s /first-call.tap ]; then
-		cat /first-call.tap >"$out"
-	else
-		echo "not ok 1 PID 1 left no results # exit=1" >"$out"
+demo() {
+	echo "== varlink.ko loaded; the listening socket:"
+	grep "@org.kernel.varlink" /proc/net/unix
+	if command -v varlink-cli >/dev/null; then
+		varlink-cli demo
 	fi
-	endsection
-	# the listener came up before PID 1 ran
-	if dmesg | awk '/varlink: listening on @/ { l = 1 } /Run \/init as init process/ { r = l; exit } END { exit !r }'; then
-		pass listening-before-init
-	else
-		fail listening-before-init
-	fi
-	if [ -d /sys/module/varlink ] && [ ! -e /sys/module/varlink/initstate ]; then
-		pass built-in
-	else
-		fail built-in "/sys/module/varlink is not that of built-in code"
-	fi
-	calls=$(cat /sys/module/varlink/statistics/calls 2>/dev/null)
-	if [ "${calls:-0}" -ge 2 ]; then pass statistics; else fail statistics "calls=$calls"; fi
-
-	for m in /modules/*.ko; do
-		insmod "$m" || fail load "$m"
-	done
-	# runner.sh runs each test under /usr/bin/timeout --foreground, which
-	# busybox's timeout does not know; it runs in the foreground anyway
-	mkdir -p /usr/bin
-	printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/timeout "$@"\n' >/usr/bin/timeout
-	chmod +x /usr/bin/timeout
-	# and it logs to /dev/stdout, which devtmpfs does not make
-	[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
-	section kselftest varlink
-	# shellcheck disable=SC2046
-	/kselftest/run_kselftest.sh $(for m in $tests; do echo "-t varlink:$m"; done) >"$out" 2>&1
-	echo "# exit=$?" >"$out"
-	endsection
-
-	for m in $(ls /modules | sed -n 's/\.ko$//p'); do
-		grep -q "^$m " /proc/modules && { rmmod "$m" || fail unload "$m"; }
-	done
-	pass unload
-	if socket_live; then pass socket-stays; else fail socket-stays; fi
-	leak_checks
 }
 
 case "$mode" in
-builtin)
-	echo "# kvarlink results $(uname -r)" >"$out"
-	builtin_run
-	if [ -z "$failures" ]; then
-		echo "verdict: pass" >"$out"
-	else
-		echo "verdict: fail$failures" >"$out"
-	fi
-	;;
-check)
-	echo "# kvarlink results $(uname -r)" >"$out"
-	run_checks
-	if [ -z "$failures" ]; then
-		echo "verdict: pass" >"$out"
-	else
-		echo "verdict: fail$failures" >"$out"
-	fi
-	;;
-fault)
-	echo "# kvarlink fault run $(uname -r)" >"$out"
-	fault_run
-	if [ -z "$failures" ]; then
-		echo "verdict: pass" >"$out"
-	else
-		echo "verdict: fail$failures" >"$out"
-	fi
-	;;
+check) check_run ;;
+builtin) builtin_run ;;
+fault) fault_run ;;
 demo|shell)
 	if load_modules; then
 		demo

@@ -83,8 +83,12 @@ stock_release() {
 
 # A test kernel: sets kdir (its build tree), kroot (the root that tree
 # is built in, empty for the host), image, extra_modules (the kernel
-# modules the network tests need, where they are not built in), and
-# tcg_thread (qemu's TCG threading for it: multi or single).
+# modules the network tests need, where they are not built in),
+# tcg_thread (qemu's TCG threading for it: multi or single), and
+# varlink_debug (y: our modules are built with VARLINK_DEBUG for it,
+# every reply checked against its IDL; the stock kernel runs them as
+# users build them).  Its modules are built once into modules (lint.sh
+# with sparse, then the VM runs and make run find them made).
 #   stock  the host's Debian 12 kernel (6.1)
 #   6.12   bookworm-backports, also Debian 13's kernel
 #   7.3    trixie-backports, built in a Debian 13 root
@@ -92,7 +96,8 @@ stock_release() {
 #   kcsan  the same with KCSAN instead of KASAN
 vm_kernel() {
 	local dir
-	kroot= tcg_thread=multi
+	kroot= tcg_thread=multi varlink_debug=y
+	modules=$KVARLINK_OUT/modules-$1
 	case "$1" in
 	stock)
 		rel=$(stock_release)
@@ -101,6 +106,7 @@ vm_kernel() {
 		image=/boot/vmlinuz-$rel
 		dir=/lib/modules/$rel/kernel/drivers/net
 		extra_modules="$dir/dummy.ko $dir/veth.ko"
+		varlink_debug=
 		;;
 	6.12|7.3)
 		# 7.3 patches its text (static keys) while the other CPU runs
@@ -124,7 +130,7 @@ vm_kernel() {
 	builtin)
 		kdir=$("$KVARLINK_TOP/scripts/builtin-kernel.sh") || exit 1
 		image=$kdir/arch/x86/boot/bzImage
-		extra_modules=
+		extra_modules= modules=$kdir/net/varlink
 		;;
 	*) die "unknown kernel '$1'" ;;
 	esac

@@ -45,16 +45,21 @@ for f in "${files[@]}"; do
 done
 
 # W=1 on every kernel, and sparse where Debian's sparse can read the
-# kernel's headers: trixie's 0.6.4 stops at 7.3's __typeof_unqual__
+# kernel's headers: trixie's 0.6.4 stops at 7.3's __typeof_unqual__.
+# The builds are the ones the VM runs use (vm_kernel): the stock
+# kernel's as users build it, the others' with VARLINK_DEBUG.
 for kernel in stock 6.12 7.3; do
 	vm_kernel "$kernel"
 	checker=C=2 what="sparse and W=1"
 	[ "$kernel" = 7.3 ] && checker= what="W=1"
-	report=$(KBUILD_EXTRA=$checker VARLINK_DEBUG=y \
-		"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$KVARLINK_OUT/lint-$kernel" $kroot 2>&1 |
-		grep -E 'warning|error|sparse')
+	report=$( {
+		KBUILD_EXTRA=$checker VARLINK_DEBUG=$varlink_debug \
+			"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$modules" $kroot 2>&1
+		cat "$modules/build.log"
+	} | grep -E 'warning|error|sparse')
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
-	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "$what ($rel)"
+	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" \
+		"$what ($rel${varlink_debug:+, VARLINK_DEBUG})"
 done
 
 # Misuse of the provider API does not build (stock kernel: the cases

@@ -52,11 +52,13 @@ commas() {
 
 args=
 case "$kernel" in
-debug|kcsan)
-	# every reply is checked against its IDL there
-	export VARLINK_DEBUG=y
-	limit=1500
-	;;
+debug|kcsan) limit=1500 ;;
+esac
+# what the kernel has, for the guest to check (guest-init.sh)
+case "$kernel" in
+debug) args="kvarlink.expect=kunit,kmemleak,lockdep" ;;
+kcsan) args="kvarlink.expect=kcsan,kmemleak,lockdep" ;;
+builtin) args="kvarlink.expect=kmemleak,lockdep" ;;
 esac
 case "$kernel:$mode" in
 kcsan:check)
@@ -69,14 +71,14 @@ kcsan:check)
 	# console, its stacks (at the default level) only the kernel log:
 	# guest-init.sh reads them from there.  A watchpoint every 500
 	# accesses instead of 4000: a run is short.
-	args="kvarlink.kunit=n kcsan.early_enable=0 panic_on_warn=0"
+	args="$args kvarlink.kunit=n kcsan.early_enable=0 panic_on_warn=0"
 	args="$args kcsan.skip_watch=${KCSAN_SKIP_WATCH:-500}"
 	args="$args kvarlink.kcsan_ignore=$(commas "$KCSAN_IGNORE")"
 	;;
 *:fault)
 	tests=${tests:-$FAULT_TESTS}
 	# KVARLINK_FAULT_SITE=FUNCTION: fail only allocations under it
-	args=${KVARLINK_FAULT_SITE:+kvarlink.fault_site=$KVARLINK_FAULT_SITE}
+	args="$args${KVARLINK_FAULT_SITE:+ kvarlink.fault_site=$KVARLINK_FAULT_SITE}"
 	# each test has 15 minutes in the guest; calls that hang take their
 	# clients' timeouts, 10 s or 30 s each
 	limit=3600
@@ -90,26 +92,37 @@ if [ "$kernel" = builtin ]; then
 	# the kselftest target as a kernel tree builds it, the test
 	# interfaces from the same build, and PID 1
 	[ "$mode" = check ] && mode=builtin
-	rm -rf "$out/kselftest" "$out/build"
+	rm -rf "$out/kselftest"
 	make -s -C "$(ktree_src)/tools/testing/selftests" O="$kdir" \
 		TARGETS=varlink KSFT_INSTALL_PATH="$out/kselftest" install >/dev/null
 	make -s -C "$KVARLINK_TOP/selftests/boot" OUTPUT="$out/boot"
-	mkdir -p "$out/build/module"
-	cp "$kdir"/net/varlink/*.ko "$out/build/module/"
 	if [ -z "$tests" ]; then
 		tests=$(sed -n 's/^varlink://p' "$out/kselftest/kselftest-list.txt" |
 			grep -vxF "$(printf '%s\n' $BUILTIN_EXCLUDED)")
 		args="${args:+$args }kvarlink.tests=$(echo $tests | tr ' ' ,)"
 	fi
 	FIRST_CALL="$out/boot/varlink_first_call" KSELFTEST="$out/kselftest" \
-		"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
+		"$KVARLINK_TOP/scripts/initramfs.sh" "$modules" \
 		/nonexistent "$out/initramfs.cpio"
 else
-	"$KVARLINK_TOP/scripts/build-module.sh" "$kdir" "$out/build" $kroot
-	make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
-		KSFT_DIR="$(ksrc_ensure)/tools/testing/selftests"
-	"$KVARLINK_TOP/scripts/initramfs.sh" "$out/build/module" \
-		"$KVARLINK_OUT/selftests" "$out/initramfs.cpio"
+	VARLINK_DEBUG=$varlink_debug "$KVARLINK_TOP/scripts/build-module.sh" \
+		"$kdir" "$modules" $kroot
+	# the kselftest target installed as a kernel tree's selftests
+	# "make install" lays it out: the runner, kselftest-list.txt, and
+	# the target in varlink/; one VM at a time makes it
+	ksft=$KVARLINK_OUT/kselftest ksrc=$(ksrc_ensure)/tools/testing/selftests
+	(
+		flock 8
+		rm -rf "$ksft"
+		mkdir -p "$ksft"
+		make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
+			KSFT_DIR="$ksrc" INSTALL_PATH="$ksft/varlink" install >/dev/null &&
+		make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
+			KSFT_DIR="$ksrc" COLLECTION=varlink emit_tests >"$ksft/kselftest-list.txt" &&
+		cp "$ksrc/run_kselftest.sh" "$ksft/" && cp -r "$ksrc/kselftest" "$ksft/" &&
+		KSELFTEST="$ksft" "$KVARLINK_TOP/scripts/initramfs.sh" "$modules/module" \
+			/nonexistent "$out/initramfs.cpio"
+	) 8>"$KVARLINK_OUT/kselftest.lock"
 fi
 
 vm_qemu "$image" "$out/initramfs.cpio" "$mode" 2 "$args"

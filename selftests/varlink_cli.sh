@@ -28,7 +28,7 @@ same() {	# same EXPECTED-TEXT: $t.out is exactly that
 	printf '%s\n' "$1" | cmp -s - "$t.out"
 }
 
-echo "1..7"
+printf 'TAP version 13\n1..7\n'
 
 run info
 check "info: GetInfo, indented" eval '[ $rc -eq 0 ] &&

@@ -6,7 +6,7 @@
 dir=$(dirname "$0")
 out=/tmp/varlink-go-certification.out
 
-echo "1..1"
+printf 'TAP version 13\n1..1\n'
 "$dir/varlink-go-certification" -client -varlink=unix:@org.kernel.varlink >"$out" 2>&1
 rc=$?
 sed 's/^/# /' "$out"

@@ -6,7 +6,8 @@
 # org.kernel.system, .process, .network and .example checked against
 # /proc, /sys and the inputs, PermissionDenied for nobody, error replies,
 # a MonitorLinks stream while a link changes, --oneway, --collect and
-# ExpectedMore.  Runs as root; prints TAP, its plan at the end.
+# ExpectedMore.  Runs as root; prints TAP, its plan first: the results
+# are kept in a file until their number is known.
 vctl="$(dirname "$0")/varlinkctl/varlinkctl"
 addr=unix:@org.kernel.varlink
 t=/tmp/varlinkctl.$$
@@ -76,7 +77,7 @@ state_name() {
 }
 meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 
-echo "TAP version 13"
+exec 3>&1 >"$t.tap"
 echo "# $("$vctl" --version 2>&1 | head -n 1)"
 
 # --- the service and its interfaces ---------------------------------------
@@ -408,6 +409,8 @@ check "--oneway: status 0, no output, and the call ran" eval '
 	[ $oneway_rc -eq 0 ] && [ ! -s "$t.oneway" ] && [ -n "$before" ] &&
 	wait_for 5 eval "[ \"\$(counter)\" -eq $((before + 5)) ]"'
 
-echo "1..$n"
+exec >&3 3>&-
+printf 'TAP version 13\n1..%d\n' "$n"
+cat "$t.tap"
 rm -f "$t".*
 [ $failed -eq 0 ]

@@ -7,8 +7,15 @@
 # the build.
 
 TEST_PROGS += varlink_varlinkctl.sh
-TEST_GEN_FILES += $(OUTPUT)/varlinkctl/varlinkctl
 all: $(OUTPUT)/varlinkctl/varlinkctl
 
 $(OUTPUT)/varlinkctl/varlinkctl: $(CURDIR)/../scripts/varlinkctl.sh
 	$(CURDIR)/../scripts/varlinkctl.sh $(OUTPUT)/varlinkctl
+
+# the directory whole, libraries and loader with the program
+install: install-varlinkctl
+install-varlinkctl: $(OUTPUT)/varlinkctl/varlinkctl
+	@mkdir -p $(INSTALL_PATH)
+	rsync -a $(OUTPUT)/varlinkctl $(INSTALL_PATH)/
+
+.PHONY: install-varlinkctl

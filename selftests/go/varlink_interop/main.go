@@ -14,7 +14,8 @@
 // required argument and read (Get*, List*, Describe*) but no Go struct
 // here yet are still called and checked against their IDL.
 //
-// Output is TAP; the exit status is 0 when every test passed.
+// Output is TAP, its plan first (the results are kept until the end, when
+// their number is known); the exit status is 0 when every test passed.
 package main
 
 import (
@@ -36,28 +37,30 @@ import (
 	"github.com/varlink/go/varlink/idl"
 )
 
-// TAP output
+// TAP output, into body until the plan can go before it
 type tap struct {
 	n, failed int
 }
+
+var body bytes.Buffer
 
 func (t *tap) result(err error, format string, args ...interface{}) bool {
 	t.n++
 	name := fmt.Sprintf(format, args...)
 	if err != nil {
 		t.failed++
-		fmt.Printf("not ok %d - %s\n", t.n, name)
+		fmt.Fprintf(&body, "not ok %d - %s\n", t.n, name)
 		for _, line := range strings.Split(err.Error(), "\n") {
-			fmt.Printf("# %s\n", line)
+			fmt.Fprintf(&body, "# %s\n", line)
 		}
 		return false
 	}
-	fmt.Printf("ok %d - %s\n", t.n, name)
+	fmt.Fprintf(&body, "ok %d - %s\n", t.n, name)
 	return true
 }
 
 func diag(format string, args ...interface{}) {
-	fmt.Printf("# %s\n", fmt.Sprintf(format, args...))
+	fmt.Fprintf(&body, "# %s\n", fmt.Sprintf(format, args...))
 }
 
 // call makes a call and returns the raw parameters of its reply.
@@ -687,7 +690,8 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	defer func() {
-		fmt.Printf("1..%d\n", t.n)
+		fmt.Printf("TAP version 13\n1..%d\n", t.n)
+		os.Stdout.Write(body.Bytes())
 		if t.failed > 0 {
 			os.Exit(1)
 		}
