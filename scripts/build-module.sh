@@ -37,9 +37,9 @@ if ! "${run[@]}" make "${args[@]}" >"$out/make.log" 2>&1; then
 	cat "$out/make.log"
 	die "the module build against $kdir${root:+ in $root} failed"
 fi
-grep -q '^  CC \[M\] ' "$out/make.log" &&
-	grep -v '^  [A-Z]\{2,\} \|^make\|Skipping BTF generation' "$out/make.log" >"$out/build.log"
-grep -v '^  [A-Z]\{2,\} \|^make\|Skipping BTF generation' "$out/make.log" || :
+said() { grep -v '^  [A-Z]\{2,\} \|^make\|Skipping BTF generation' "$out/make.log" || :; }
+if grep -q '^  CC \[M\] ' "$out/make.log"; then said >"$out/build.log"; fi
+said
 if [ -n "$root" ]; then
 	mkdir -p "$out/module"
 	rm -f "$out"/module/*.ko

@@ -4,7 +4,7 @@
 # Usage: check.sh [--long]
 #
 # lint, DKMS builds and the host build of the protocol core, and beside
-# them, two at a time, the jobs: a short fuzz run, make run, and the VM
+# them, two at a time from the start, the jobs: a short fuzz run, make run, and the VM
 # runs: the kselftest target on the stock kernel (6.1), on 6.12 and on
 # 7.3, KUnit and the kselftest target on the debug kernel (KASAN), the
 # concurrent selftests on the kcsan kernel (KCSAN), the kselftest target
@@ -87,13 +87,16 @@ section packages
 "$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
 mkdir -p "$KVARLINK_OUT"
 
-# What the sections below take from the network and the compiler starts
+# What the parts below take from the network and the compiler starts
 # here, in the background: the Debian kernels and their roots
 # (debian-kernel.sh: the network and dpkg), and the kernels built from
-# source (debug-kernel.sh, builtin-kernel.sh) at the lowest CPU priority,
-# so that they take what the tests leave idle.  A part that needs one
-# waits for it: each script locks what it makes while it makes it, and
-# finds it made after.  Their results are counted at the end.
+# source (debug-kernel.sh, builtin-kernel.sh).  The debug kernel comes
+# first, at the priority of the tests: on a fresh machine its build and
+# the debug VM run after it are the longest path; the others, built from
+# it or after it, at the lowest priority, take what the tests leave
+# idle.  A part that needs one waits for it: each script locks what it
+# makes while it makes it, and finds it made after.  Their results are
+# counted at the end.
 declare -A bg_pids
 background() {
 	local name=$1
@@ -103,13 +106,14 @@ background() {
 }
 built_kernels() {
 	local kernel
+	"$KVARLINK_TOP/scripts/debug-kernel.sh" debug >/dev/null || return 1
 	renice -n 19 -p "$BASHPID" >/dev/null
-	for kernel in debug $KERNELS m; do
+	for kernel in builtin kcsan m; do
+		case " $KERNELS m " in *" $kernel "*) ;; *) continue ;; esac
 		case "$kernel" in
-		debug|kcsan) "$KVARLINK_TOP/scripts/debug-kernel.sh" "$kernel" ;;
+		kcsan) "$KVARLINK_TOP/scripts/debug-kernel.sh" "$kernel" ;;
 		builtin) "$KVARLINK_TOP/scripts/builtin-kernel.sh" y ;;
 		m) "$KVARLINK_TOP/scripts/builtin-kernel.sh" m ;;
-		*) continue ;;
 		esac >/dev/null || return 1
 	done
 }
@@ -254,9 +258,13 @@ job() {
 	echo $((SECONDS - t0)) >"$KVARLINK_OUT/job-$name.seconds"
 }
 
-# The jobs, in this order, taken by two workers from a queue; each job
-# locks what it builds, so that two never build the same at once.
-jobs="fuzz run $KERNELS"
+# The jobs, taken by two workers from a queue: the longest first (the
+# debug VM run), then those whose kernels are ready first; each job locks
+# what it builds, so that two never build the same at once.
+jobs=
+for name in debug stock 6.12 7.3 fuzz run builtin kcsan fault; do
+	case " fuzz run $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
+done
 queue=$KVARLINK_OUT/jobs
 printf '%s\n' $jobs >"$queue"
 worker() {
@@ -271,6 +279,8 @@ worker() {
 }
 worker &
 workers=$!
+worker &
+workers="$workers $!"
 
 section lint
 tap_script lint "$KVARLINK_TOP/scripts/lint.sh"
@@ -281,9 +291,7 @@ tap_script dkms "$KVARLINK_TOP/scripts/dkms-test.sh" 6.1 6.12 7.3
 section "host build of the protocol core"
 tap_script host make -s -C "$KVARLINK_TOP/selftests/host" run
 
-section "the jobs, two at a time"
-worker &
-workers="$workers $!"
+section "the jobs, two at a time, to their end"
 # shellcheck disable=SC2086
 wait $workers
 section_done

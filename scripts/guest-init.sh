@@ -149,28 +149,37 @@ printf '#!/bin/sh\n[ "$1" = --foreground ] && shift\nexec /bin/timeout "$@"\n' >
 chmod +x /usr/bin/timeout
 [ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
 
+# Load what of /modules is not loaded (a test under injection may have
+# unloaded a module and failed to load it again): the core first, with
+# the parameters of /tests/varlink.params (make bench), and the kernel's
+# own modules the tests need, where they are not built in.
 load_modules() {
-	local m
-	for m in /modules/extra/*.ko; do
-		[ -e "$m" ] && insmod "$m"
-	done
-	# shellcheck disable=SC2046 # the parameters are words
-	insmod /modules/varlink.ko $(cat /tests/varlink.params 2>/dev/null) || return 1
-	for m in /modules/*.ko; do
-		case "$m" in */varlink.ko|*/varlink_kunit.ko) continue ;; esac
-		insmod "$m" || return 1
-	done
-}
-
-# Load the modules that are not: a test under injection may have
-# unloaded one and failed to load it again.
-load_missing() {
 	local m name
+	for m in /modules/extra/*.ko; do
+		[ -e "$m" ] && insmod "$m" 2>/dev/null
+	done
 	for m in /modules/varlink.ko /modules/*.ko; do
 		name=${m##*/}
 		name=${name%.ko}
-		[ "$name" = varlink_kunit ] && continue
-		grep -q "^$name " /proc/modules || insmod "$m" || return 1
+		case "$name" in varlink_kunit|'*') continue ;; esac
+		grep -q "^$name " /proc/modules && continue
+		# shellcheck disable=SC2046 # the parameters are words
+		if [ "$name" = varlink ]; then
+			[ -e "$m" ] || continue
+			insmod "$m" $(cat /tests/varlink.params 2>/dev/null)
+		else
+			insmod "$m"
+		fi || return 1
+	done
+}
+
+# Unload the modules of /modules, the core last ("varlink" sorts before
+# its providers' names), which must be loaded.
+step_unload() {
+	local m
+	for m in $(ls /modules | sed -n 's/\.ko$//p' | sort -r); do
+		grep -q "^$m " /proc/modules || [ "$m" = varlink ] || continue
+		rmmod "$m" || return 1
 	done
 }
 
@@ -209,14 +218,6 @@ step_kunit() {
 # shellcheck disable=SC2086 # $tests is words
 step_kselftest() { ksft_run $tests 2>&1 | ksft_ktap; }
 
-step_unload() {
-	local m
-	for m in $(ls /modules | sed -n 's/\.ko$//p' | sort -r); do
-		case "$m" in varlink) continue ;; esac
-		grep -q "^$m " /proc/modules && { rmmod "$m" || return 1; }
-	done
-	rmmod varlink
-}
 step_socket_gone() { ! socket_live; }
 
 step_kmemleak() {
@@ -338,24 +339,11 @@ step_statistics() {
 	diag "calls=$calls"
 	[ "${calls:-0}" -ge 2 ]
 }
-step_load_tests() {
-	local m
-	for m in /modules/*.ko; do
-		insmod "$m" || return 1
-	done
-}
 step_socket_stays() { socket_live; }
-step_unload_tests() {
-	local m
-	for m in $(ls /modules | sed -n 's/\.ko$//p'); do
-		grep -q "^$m " /proc/modules && { rmmod "$m" || return 1; }
-	done
-	return 0
-}
 
 builtin_run() {
 	local steps="first_call listening_before_init built_in statistics"
-	steps="$steps load_tests kselftest unload_tests socket_stays"
+	steps="$steps load kselftest unload socket_stays"
 	has kmemleak && steps="$steps kmemleak"
 	has lockdep && steps="$steps lockdep"
 	# shellcheck disable=SC2086
@@ -456,7 +444,7 @@ fault_test() {
 	[ "$t" = varlink_fault ] && p=0
 	# what an earlier test left unloaded (a load that failed under
 	# injection) is back, for this test to find
-	load_missing || { diag "could not load the modules before $t"; return 1; }
+	load_modules || { diag "could not load the modules before $t"; return 1; }
 	dmesg -c >/dev/null
 	before=$(cat $failslab/times)
 	echo $p >$failslab/probability
@@ -481,7 +469,7 @@ fault_test() {
 }
 
 # injection is off: all is loaded and serves new clients
-step_reload() { load_missing; }
+step_reload() { load_modules; }
 step_served_after() {
 	varlink-cli call org.varlink.service.GetInfo >/dev/null &&
 		varlink-cli call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null

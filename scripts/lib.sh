@@ -231,7 +231,8 @@ kernel_configure() {
 }
 
 # Merge the fragments onto KDIR's .config, then olddefconfig; fails
-# (after saying which) unless every line of the fragments survived.
+# (after saying which) unless every line of the fragments survived, of a
+# symbol that two set the last one.
 # Usage: kernel_configure_merge SRC KDIR FRAGMENT...
 kernel_configure_merge() {
 	local src=$1 kdir=$2 line sym bad=0
@@ -249,6 +250,6 @@ kernel_configure_merge() {
 		fi
 		log "config: wanted $line, got: $(grep "^$sym=\|^# $sym " "$kdir/.config" || echo unset)"
 		bad=1
-	done < <(cat "$@")
+	done < <(cat "$@" | tac | awk -F= '/^CONFIG_/ && !seen[$1]++')
 	[ $bad -eq 0 ]
 }
