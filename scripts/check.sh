@@ -4,17 +4,17 @@
 # Usage: check.sh [--long]
 #
 # lint, DKMS builds and the host build of the protocol core, and beside
-# them, two at a time from the start, the jobs: a short fuzz run, make run, and the VM
-# runs: the kselftest target on the stock kernel (6.1), on 6.12 and on
-# 7.3, KUnit and the kselftest target on the debug kernel (KASAN), the
-# concurrent selftests on the kcsan kernel (KCSAN), the kselftest target
-# on the built-in kernel (CONFIG_VARLINK=y) after its PID 1 called it
-# before mounting anything, each followed by unload, kmemleak, lockdep
-# and taint checks in the guest, whose results the kernel's KTAP parser
-# reads, and a scan of the console log for kernel splats.  --long (make
-# check-long) adds the fault run: selftests while failslab fails
-# allocations of our modules, on the debug kernel, with the table of the
-# call sites hit.
+# them, two at a time from the start, the jobs: a short fuzz run, make
+# run, the in-tree build as modules, and the VM runs: the kselftest
+# target on the stock kernel (6.1), on 6.12 and on 7.3, KUnit and the
+# kselftest target on the debug kernel (KASAN), the concurrent selftests
+# on the kcsan kernel (KCSAN), the kselftest target on the built-in
+# kernel (CONFIG_VARLINK=y) after its PID 1 called it before mounting
+# anything, each followed by unload, kmemleak, lockdep and taint checks
+# in the guest, whose results the kernel's KTAP parser reads, and a scan
+# of the console log for kernel splats.  --long (make check-long) adds
+# the fault run: selftests while failslab fails allocations of our
+# modules, on the debug kernel, with the table of the call sites hit.
 # Prints TAP for every test, a table of the time each part took, and
 # ends with "N passed, N failed".
 #
@@ -141,6 +141,15 @@ job_run() {
 	tap_result $? "run: the demo shows the listening socket"
 }
 
+# The in-tree form as modules (the built-in kernel's VM run builds it
+# =y): scripts/intree.sh into linux-source-6.1, every varlink option =m,
+# W=1 without a warning.
+job_m() {
+	"$KVARLINK_TOP/scripts/builtin-kernel.sh" m >"$KVARLINK_OUT/intree-m.log" 2>&1
+	tap_result $? "in-tree: net/varlink builds as modules, with W=1 and no warning"
+	tail -n 5 "$KVARLINK_OUT/intree-m.log" | sed 's/^/# /'
+}
+
 # A VM run (vm.sh), then what it left judged, each by a function below.
 job_vm() {
 	local kernel=$1 dir=$KVARLINK_OUT/vm-$1 run=("$1" check)
@@ -177,10 +186,11 @@ judge_results() {
 	local kernel=$1 dir=$2
 	python3 "$KVARLINK_TOP/scripts/ktap.py" "$(ksrc_ensure)/tools/testing/kunit" \
 		"$kernel" <"$dir/result.ktap" 2>"$dir/result.parsed"
-	# the time each program took: the slow ones, slowest first
-	awk '/# seconds=/ { s = $NF; sub(/.*=/, "", s) }
-		/^ *(not )?ok [0-9]+ selftests: / { print s, $NF }' "$dir/result.ktap" |
-		sort -rn | awk '$1 >= 20 { printf "# %s s: %s\n", $1, $2 }'
+	# the time each step and program took: the slow ones, slowest first
+	awk '/^ *# seconds=/ { s = $NF; sub(/.*=/, "", s); next }
+		/^ *(not )?ok [0-9]+ / && s != "" {
+			sub(/^ *(not )?ok [0-9]+ (selftests: varlink: )?/, ""); print s, $1; s = ""
+		}' "$dir/result.ktap" | sort -rn | awk '$1 >= 20 { printf "# %s s: %s\n", $1, $2 }'
 }
 
 # The fault run's table: how many injected failures hit each call site,
@@ -262,8 +272,8 @@ job() {
 # debug VM run), then those whose kernels are ready first; each job locks
 # what it builds, so that two never build the same at once.
 jobs=
-for name in debug stock 6.12 7.3 fuzz run builtin kcsan fault; do
-	case " fuzz run $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
+for name in debug stock 6.12 7.3 fuzz run builtin m kcsan fault; do
+	case " fuzz run m $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
 done
 queue=$KVARLINK_OUT/jobs
 printf '%s\n' $jobs >"$queue"
@@ -272,7 +282,7 @@ worker() {
 	while name=$(flock "$queue.lock" sh -c 'head -n 1 "$0" && sed -i 1d "$0"' "$queue") &&
 		[ -n "$name" ]; do
 		case "$name" in
-		fuzz|run) job "$name" "job_$name" ;;
+		fuzz|run|m) job "$name" "job_$name" ;;
 		*) job "$name" job_vm "$name" ;;
 		esac
 	done
@@ -302,15 +312,6 @@ for name in $jobs; do
 	echo "# ---- $name"
 	tally_tap "" "$KVARLINK_OUT/job-$name.tap"
 done
-
-# The in-tree form as modules (the built-in kernel's VM run above builds
-# it =y): scripts/intree.sh into linux-source-6.1, every varlink option
-# =m, W=1 without a warning.
-section "in-tree build, CONFIG_VARLINK=m"
-"$KVARLINK_TOP/scripts/builtin-kernel.sh" m >"$KVARLINK_OUT/intree-m.log" 2>&1
-status=$?
-tail -n 5 "$KVARLINK_OUT/intree-m.log" | sed 's/^/# /'
-tally $status "in-tree: net/varlink builds as modules, with W=1 and no warning"
 
 # The background work: each job's log, if it failed.
 for name in "${!bg_pids[@]}"; do

@@ -91,15 +91,16 @@ has() {
 }
 
 # Run the steps given, each a function step_NAME (or fault_test for
-# "fault:TEST"), as the tests of the document.  When "load" fails, the
-# steps after it are not run, and fail.
+# "fault:TEST"), as the tests of the document, each with the seconds it
+# took.  When "load" fails, the steps after it are not run, and fail.
 run_steps() {
-	local n=0 s status not_run=
+	local n=0 s status not_run= t0
 	ktap "KTAP version 1"
 	ktap "# kvarlink $mode $(uname -r)"
 	ktap "1..$#"
 	for s in "$@"; do
 		n=$((n + 1))
+		t0=$(cut -d. -f1 /proc/uptime)
 		if [ -n "$not_run" ]; then
 			status=1
 			diag "not run: $not_run failed"
@@ -111,6 +112,7 @@ run_steps() {
 			status=$?
 			[ $status -eq 0 ] || [ "$s" != load ] || not_run=load
 		fi
+		diag "seconds=$(($(cut -d. -f1 /proc/uptime) - t0))"
 		if [ $status -eq 0 ]; then ktap "ok $n $s"; else ktap "not ok $n $s"; fi
 	done
 }
