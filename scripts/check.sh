@@ -268,11 +268,11 @@ job() {
 	echo $((SECONDS - t0)) >"$KVARLINK_OUT/job-$name.seconds"
 }
 
-# The jobs, taken by two workers from a queue: the longest first (the
-# debug VM run), then those whose kernels are ready first; each job locks
-# what it builds, so that two never build the same at once.
+# The jobs, taken by two workers from a queue, the longest first, so that
+# the two end together; each job locks what it builds, so that two never
+# build the same at once, and waits for a kernel built in the background.
 jobs=
-for name in debug stock 6.12 7.3 fuzz run builtin m kcsan fault; do
+for name in debug fault builtin kcsan stock 7.3 6.12 m fuzz run; do
 	case " fuzz run m $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
 done
 queue=$KVARLINK_OUT/jobs

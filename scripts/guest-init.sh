@@ -30,6 +30,7 @@
 # the runner's run_many) instead of all of it (run_kselftest.sh);
 # kvarlink.expect=kunit,kmemleak,lockdep,kcsan: what this kernel has, so
 # that a kernel built without it fails the step rather than leaves it out;
+# kvarlink.params=a=1,b=2 are the core's module parameters;
 # kvarlink.kunit=n leaves the KUnit suites out; kvarlink.kcsan_ignore=
 # f,g,... are functions whose races KCSAN is not to report (vm.sh);
 # kvarlink.fault_site=FUNCTION limits the fault run's failures to stacks
@@ -52,6 +53,7 @@ mode=check
 tests=
 kunit=y
 expect=
+params=$(cat /tests/varlink.params 2>/dev/null)
 kcsan_ignore=
 fault_site=
 for arg in $(cat /proc/cmdline); do
@@ -60,6 +62,7 @@ for arg in $(cat /proc/cmdline); do
 	kvarlink.tests=*) tests=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.expect=*) expect=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.kunit=*) kunit=${arg#kvarlink.kunit=} ;;
+	kvarlink.params=*) params=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.kcsan_ignore=*) kcsan_ignore=$(echo "${arg#*=}" | tr , ' ') ;;
 	kvarlink.fault_site=*) fault_site=${arg#*=} ;;
 	esac
@@ -153,7 +156,7 @@ chmod +x /usr/bin/timeout
 
 # Load what of /modules is not loaded (a test under injection may have
 # unloaded a module and failed to load it again): the core first, with
-# the parameters of /tests/varlink.params (make bench), and the kernel's
+# its parameters (kvarlink.params, or /tests/varlink.params), and the kernel's
 # own modules the tests need, where they are not built in.
 load_modules() {
 	local m name
@@ -165,10 +168,10 @@ load_modules() {
 		name=${name%.ko}
 		case "$name" in varlink_kunit|'*') continue ;; esac
 		grep -q "^$name " /proc/modules && continue
-		# shellcheck disable=SC2046 # the parameters are words
+		# shellcheck disable=SC2086 # the parameters are words
 		if [ "$name" = varlink ]; then
 			[ -e "$m" ] || continue
-			insmod "$m" $(cat /tests/varlink.params 2>/dev/null)
+			insmod "$m" $params
 		else
 			insmod "$m"
 		fi || return 1
