@@ -54,7 +54,6 @@ static void reply_reset(struct varlink_call *call)
  * @conn: the connection; the call takes a reference
  * @peer: who opened @conn, read until the call is freed
  * @sender: who wrote the message, or NULL if more than one process did
- * @in_caller: the message is read in the task that sent it
  *
  * Context: process context, under @conn's io_lock, while the message is
  * read: @sender changes with the next read.
@@ -62,8 +61,7 @@ static void reply_reset(struct varlink_call *call)
  */
 struct varlink_call *vl_call_alloc(struct vl_conn *conn,
 				   const struct vl_peer *peer,
-				   const struct vl_sender *sender,
-				   bool in_caller)
+				   const struct vl_sender *sender)
 {
 	struct varlink_call *call = vl_cache_alloc(&call_cache, GFP_KERNEL);
 
@@ -78,7 +76,7 @@ struct varlink_call *vl_call_alloc(struct vl_conn *conn,
 	call->peer = peer;
 	if (sender && sender->pid) {
 		call->sender_pid = get_pid(sender->pid);
-		call->sender = vl_sender_cred(sender, in_caller);
+		call->sender = vl_sender_cred(sender);
 	}
 	reply_reset(call);
 	return call;

@@ -424,7 +424,7 @@ int vl_dispatch(struct vl_conn *conn, const struct vl_peer *peer,
 	struct vl_json js;
 	int err;
 
-	call = vl_call_alloc(conn, peer, sender, in_caller);
+	call = vl_call_alloc(conn, peer, sender);
 	if (!call) {
 		vl_conn_close(conn);
 		return 0;

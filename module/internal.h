@@ -197,8 +197,7 @@ struct vl_peer;
 struct vl_sender;
 struct varlink_call *vl_call_alloc(struct vl_conn *conn,
 				   const struct vl_peer *peer,
-				   const struct vl_sender *sender,
-				   bool in_caller);
+				   const struct vl_sender *sender);
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_cancel(struct varlink_call *call, bool gone);

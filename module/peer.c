@@ -26,9 +26,12 @@
  * SCM_CREDENTIALS, with SO_PASSRIGHTS off so that no descriptor can reach
  * a kernel reader (scm_detach_fds() warns on one); older kernels keep the
  * tag in the skb's control block, read here before the skb is.  A call
- * whose bytes came from two writers has no sender, and the sender's
- * credentials count only while its real and effective uid are those it
- * wrote with (vl_sender_cred()).
+ * whose bytes came from two writers has no sender.  The tag names the
+ * process, not the thread that wrote, and threads may hold credentials
+ * of their own: the sender's credentials are those every thread of it
+ * holds, read alike in a kworker and in the writer's own task, and they
+ * count only while its real and effective uid are those it wrote with
+ * (vl_sender_cred()).
  *
  * Privilege needs both.  A capability is granted only if the opener and
  * the sender both hold it, as netlink checks the socket's opener and the
@@ -52,6 +55,7 @@
 #include <linux/proc_ns.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/socket.h>
 #include <linux/uidgid.h>
@@ -279,34 +283,85 @@ int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 	return n;
 }
 
+/* Whether @a and @b are the same user to every check of ours: ids,
+ * supplementary groups, user namespace and securebits.
+ */
+static bool cred_same_ids(const struct cred *a, const struct cred *b)
+{
+	const struct group_info *ga = a->group_info, *gb = b->group_info;
+
+	if (!uid_eq(a->uid, b->uid) || !uid_eq(a->euid, b->euid) ||
+	    !uid_eq(a->suid, b->suid) || !uid_eq(a->fsuid, b->fsuid) ||
+	    !gid_eq(a->gid, b->gid) || !gid_eq(a->egid, b->egid) ||
+	    !gid_eq(a->sgid, b->sgid) || !gid_eq(a->fsgid, b->fsgid) ||
+	    a->user_ns != b->user_ns || a->securebits != b->securebits)
+		return false;
+	return ga == gb || (ga->ngroups == gb->ngroups &&
+			    !memcmp(ga->gid, gb->gid,
+				    ga->ngroups * sizeof(ga->gid[0])));
+}
+
+/* Whether @b holds every capability @a holds */
+static bool cred_caps_within(const struct cred *a, const struct cred *b)
+{
+	return cap_issubset(a->cap_effective, b->cap_effective) &&
+	       cap_issubset(a->cap_permitted, b->cap_permitted);
+}
+
+/* What every thread of @leader's process holds: the credentials of the
+ * thread whose capabilities every other thread holds too, the same user
+ * as all of them; NULL when the threads are different users, or none
+ * holds no more than each other.  AF_UNIX records the process that
+ * wrote, not the thread, and threads may hold credentials of their own
+ * (a thread that dropped its capabilities): whichever thread wrote, it
+ * is lent nothing another thread holds and it does not.
+ */
+static const struct cred *process_cred(struct task_struct *leader)
+{
+	const struct cred *least = NULL, *c;
+	struct task_struct *t;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "needs rcu_read_lock()");
+	for_each_thread(leader, t) {
+		c = __task_cred(t);
+		if (!least || c == least)
+			least = c;
+		else if (!cred_same_ids(c, least))
+			return NULL;
+		else if (cred_caps_within(c, least))
+			least = c;
+		else if (!cred_caps_within(least, c))
+			return NULL;
+	}
+	return least ? get_cred_rcu(least) : NULL;
+}
+
 /**
  * vl_sender_cred() - the credentials of a message's writer
  * @s: the writer, as vl_sender_recv() found it
- * @in_caller: running in the task that sent the message (the fast path)
  *
- * The writer's current credentials count only while its real and
- * effective uid are still those it wrote with: a process that wrote and
- * then executed a set-user-ID program does not lend it its call.
+ * The writer's process's credentials as process_cred() takes them, the
+ * same whether the message is read in a kworker or in the writer's own
+ * task.  They count only while its real and effective uid are still
+ * those it wrote with: a process that wrote and then executed a
+ * set-user-ID program does not lend it its call.
  *
  * Return: a reference to the credentials, or NULL if the writer is
- * unknown, has exited, or has changed its uids since.
+ * unknown, has exited, has changed its uids since, or its threads hold
+ * no credentials in common.
  */
-const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller)
+const struct cred *vl_sender_cred(const struct vl_sender *s)
 {
 	const struct cred *cred = NULL;
 	struct task_struct *task;
 
 	if (!s->pid)
 		return NULL;
-	if (in_caller && s->pid == task_tgid(current)) {
-		cred = get_current_cred();
-	} else {
-		rcu_read_lock();
-		task = pid_task(s->pid, PIDTYPE_TGID);
-		if (task)
-			cred = get_task_cred(task);
-		rcu_read_unlock();
-	}
+	rcu_read_lock();
+	task = pid_task(s->pid, PIDTYPE_TGID);
+	if (task)
+		cred = process_cred(task);
+	rcu_read_unlock();
 	if (cred && !(uid_eq(cred->uid, s->uid) && uid_eq(cred->euid, s->uid))) {
 		put_cred(cred);
 		cred = NULL;

@@ -68,6 +68,6 @@ bool vl_call_permitted(const struct varlink_call *call);
 int vl_sender_listen(struct socket *listener);
 int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 		   bool *changed);
-const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
+const struct cred *vl_sender_cred(const struct vl_sender *s);
 
 #endif /* _VL_PEER_H */

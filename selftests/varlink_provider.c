@@ -6,9 +6,11 @@
  * credentials and capabilities.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -992,6 +994,107 @@ TEST(privileged_sender_exec_setuid)
 	EXPECT_EQ(0, status);
 	vt_close(&c);
 	unlink(SUID_COPY);
+}
+
+/*
+ * A thread that dropped its capabilities is lent none by the other
+ * threads of its process: AF_UNIX records the process that wrote, not
+ * the thread, so the sender holds what every thread of it holds, alike
+ * when the call runs in the writer's task (fast_path=1) and in a kworker
+ * (fast_path=0).  Once that thread is gone, the process may again.
+ */
+#define FAST_PATH	"/sys/module/varlink/parameters/fast_path"
+
+FIXTURE(thread_caps) {
+	struct vt_conn c;
+	int dropped[2], go[2];
+	const char *reply;	/* the dropping thread's reply */
+	int sethostname_err;	/* and its own sethostname(2)'s errno */
+};
+
+FIXTURE_VARIANT(thread_caps) {
+	const char *fast_path;
+};
+
+FIXTURE_VARIANT_ADD(thread_caps, inline) { .fast_path = "1" };
+FIXTURE_VARIANT_ADD(thread_caps, kworker) { .fast_path = "0" };
+
+FIXTURE_SETUP(thread_caps)
+{
+	ASSERT_EQ(0, vt_write_file(FAST_PATH, variant->fast_path));
+	ASSERT_EQ(0, vt_open_ready(&self->c));
+	ASSERT_EQ(0, pipe(self->dropped));
+	ASSERT_EQ(0, pipe(self->go));
+}
+
+FIXTURE_TEARDOWN(thread_caps)
+{
+	vt_close(&self->c);
+	vt_write_file(FAST_PATH, "1");
+}
+
+/* Drops every capability of this thread only, calls, and waits. */
+static void *drop_caps_and_call(void *arg)
+{
+	struct _test_data_thread_caps *self = arg;
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = {};
+	char name[65] = "", b = 0;
+
+	gethostname(name, sizeof(name) - 1);
+	if (syscall(SYS_capset, &hdr, data))
+		return NULL;
+	self->sethostname_err = sethostname(name, strlen(name)) ? errno : 0;
+	if (vt_call(&self->c, "{" M("Privileged") "}", &self->reply) == 1)
+		self->reply = strdup(self->reply);
+	/* until the test lets it go: a read that ends at close */
+	if (write(self->dropped[1], &b, 1) == 1 && read(self->go[0], &b, 1) < 0)
+		b = 1;
+	return NULL;
+}
+
+static int threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n - 2;	/* . and .. */
+}
+
+TEST_F(thread_caps, dropped_in_one_thread)
+{
+	const char *msg;
+	pthread_t t;
+	char b;
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, drop_caps_and_call, self));
+	ASSERT_EQ(1, read(self->dropped[0], &b, 1));
+	EXPECT_EQ(EPERM, self->sethostname_err);
+	ASSERT_NE(NULL, self->reply);
+	EXPECT_TRUE(vt_is_error(self->reply, "org.varlink.service.PermissionDenied"))
+		TH_LOG("the thread without capabilities: %s", self->reply);
+
+	/* this thread holds them, but the writer may have been the other */
+	ASSERT_EQ(1, vt_call(&self->c, "{" M("Privileged") "}", &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("with a thread without capabilities: %s", msg);
+
+	close(self->go[1]);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	/* the thread is released a little after pthread_join() returns */
+	for (i = 0; i < 100 && threads() > 1; i++)
+		vt_sleep_ms(10);
+	ASSERT_EQ(1, threads());
+	ASSERT_EQ(1, vt_call(&self->c, "{" M("Privileged") "}", &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("once the thread is gone: %s", msg);
+	free((void *)self->reply);
 }
 
 /*
