@@ -2,15 +2,19 @@
 /*
  * Admission: which connections the server takes.
  *
- * A connection is counted against max_connections, against
- * max_connections_per_uid for its opener's user (see peer.c) and, outside
- * the initial network namespace, against max_connections_per_netns for
- * the namespace it connected in.  Openers with CAP_SYS_ADMIN in the
- * initial user namespace have no per-user or per-namespace limit and the
- * last sixteenth of max_connections to themselves, so that no user and no
- * container locks root out.  A connection over a limit is refused so that
- * its client can tell: TooManyConnections is its first message, then the
- * socket is closed.
+ * A connection is counted against max_connections; against
+ * max_connections_per_uid for its opener's user in its container (see
+ * peer_user() and peer_tenant() in peer.c: each uid of a container has a
+ * share of its own, and every uid an unprivileged user maps into
+ * namespaces of its own is that user's); and against
+ * max_connections_per_netns both for the network namespace it connected
+ * in, outside the initial one, and for its container as a whole, all
+ * the network namespaces it makes together.  Openers with CAP_SYS_ADMIN
+ * in the initial user namespace have no per-user, per-namespace or
+ * per-container limit and the last sixteenth of max_connections to
+ * themselves, so that no user and no container locks root out.  A
+ * connection over a limit is refused so that its client can tell:
+ * TooManyConnections is its first message, then the socket is closed.
  *
  * The openers admitted are kept on one list, counted by walking it: a
  * connection is admitted and leaves once each, not per call.
@@ -33,16 +37,29 @@
 static DEFINE_SPINLOCK(admitted_lock);
 static LIST_HEAD(admitted);	/* struct vl_peer, by ->node */
 
-/* Connections of @user */
-static unsigned int count_user(kuid_t user)
+/* Connections of @peer's user in its container */
+static unsigned int count_user(const struct vl_peer *peer)
 	__must_hold(&admitted_lock)
 {
-	struct vl_peer *peer;
+	struct vl_peer *p;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&admitted_lock);
-	list_for_each_entry(peer, &admitted, node)
-		n += uid_eq(peer->user, user);
+	list_for_each_entry(p, &admitted, node)
+		n += uid_eq(p->user, peer->user) && p->tenant == peer->tenant;
+	return n;
+}
+
+/* Connections of the container @tenant */
+static unsigned int count_tenant(const void *tenant)
+	__must_hold(&admitted_lock)
+{
+	struct vl_peer *p;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&admitted_lock);
+	list_for_each_entry(p, &admitted, node)
+		n += p->tenant == tenant;
 	return n;
 }
 
@@ -105,10 +122,13 @@ static unsigned int over_limit(const struct vl_peer *peer, bool admin)
 		return max;
 	if (admin)
 		return 0;
-	if (count_user(peer->user) >= vl_config.max_connections_per_uid)
+	if (count_user(peer) >= vl_config.max_connections_per_uid)
 		return vl_config.max_connections_per_uid;
 	if (!net_eq(peer->net, &init_net) &&
 	    count_net(peer->net) >= vl_config.max_connections_per_netns)
+		return vl_config.max_connections_per_netns;
+	if (peer->tenant &&
+	    count_tenant(peer->tenant) >= vl_config.max_connections_per_netns)
 		return vl_config.max_connections_per_netns;
 	return 0;
 }

@@ -29,7 +29,9 @@ enum vl_limits {
 	/* connections; max_connections, max_connections_per_uid */
 	VL_CONN_DEFAULT			= 4096,
 	VL_CONN_PER_UID_DEFAULT		= 128,
-	/* max_connections_per_netns: of one network namespace but the initial */
+	/* max_connections_per_netns: of one network namespace but the
+	 * initial, and of one container as a whole
+	 */
 	VL_CONN_PER_NETNS_DEFAULT	= 1024,
 	VL_CONN_MAX			= 65536,
 	/* 1/this of max_connections is kept for openers with CAP_SYS_ADMIN */

@@ -41,11 +41,12 @@ module_param_named(max_connections, vl_config.max_connections, uint, 0444);
 MODULE_PARM_DESC(max_connections, "connections in total (default 4096)");
 module_param_named(max_connections_per_uid, vl_config.max_connections_per_uid,
 		   uint, 0444);
-MODULE_PARM_DESC(max_connections_per_uid, "connections of one user (default 128)");
+MODULE_PARM_DESC(max_connections_per_uid,
+		 "connections of one user, or of one uid of a container (default 128)");
 module_param_named(max_connections_per_netns, vl_config.max_connections_per_netns,
 		   uint, 0444);
 MODULE_PARM_DESC(max_connections_per_netns,
-		 "connections in one network namespace other than the initial one (default 1024)");
+		 "connections in one network namespace other than the initial one, and of one container (default 1024)");
 module_param_named(max_depth, vl_config.max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
 module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);

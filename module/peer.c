@@ -68,22 +68,51 @@
 #include "internal.h"
 #include "peer.h"
 
+/* The outermost user namespace of @ns below the initial one, or NULL in
+ * the initial one.
+ */
+static const struct user_namespace *outermost_ns(const struct user_namespace *ns)
+{
+	if (ns == &init_user_ns)
+		return NULL;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns;
+}
+
 /* The user charged for what @cred's task makes the server hold: its euid
  * in the initial user namespace; inside a user namespace, the user who
  * created the outermost one below the initial namespace.  The uids that
  * an unprivileged user maps into namespaces of its own are all that
  * user's.  The uids of a namespace that root created (a container
- * manager's) are users of their own: root gave them their kuids.
+ * manager's) are users of their own: root gave them their kuids, and
+ * they are of that container, see peer_tenant().
  */
 static kuid_t peer_user(const struct cred *cred)
 {
-	const struct user_namespace *ns = cred->user_ns;
+	const struct user_namespace *ns = outermost_ns(cred->user_ns);
 
-	if (ns == &init_user_ns)
-		return cred->euid;
-	while (ns->parent != &init_user_ns)
-		ns = ns->parent;
-	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
+	return !ns || uid_eq(ns->owner, GLOBAL_ROOT_UID) ? cred->euid : ns->owner;
+}
+
+/* The container @cred's task is of, connected in @net: the tenant that
+ * every limit bounds as a whole, as the kernel's ucounts bound a user
+ * namespace at each level up to the initial one.  That is the outermost
+ * user namespace below the initial one, if root created it (a container
+ * manager's), whichever network namespaces the container makes; and in
+ * the initial user namespace, a network namespace other than the
+ * initial one (a container without a user namespace: Docker's, whose
+ * processes are all uid 0).  The host is none (NULL), and so are the
+ * namespaces an unprivileged user made: they are that user's, bounded
+ * by the user's own limit.
+ */
+static const void *peer_tenant(const struct cred *cred, const struct net *net)
+{
+	const struct user_namespace *ns = outermost_ns(cred->user_ns);
+
+	if (!ns)
+		return net_eq(net, &init_net) ? NULL : net;
+	return uid_eq(ns->owner, GLOBAL_ROOT_UID) ? ns : NULL;
 }
 
 /* A reference on @task's UTS namespace, or NULL once it has exited.
@@ -138,6 +167,7 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 	if (!peer->cred || !peer->pid)
 		return -EPROTO;
 	peer->user = peer_user(peer->cred);
+	peer->tenant = peer_tenant(peer->cred, peer->net);
 	peer->pid_ns = get_pid_ns(ns_of_pid(peer->pid));
 
 	task = get_pid_task(peer->pid, PIDTYPE_TGID);
@@ -430,10 +460,12 @@ EXPORT_SYMBOL_GPL(varlink_call_sender_cred);
  * The connection's opener's effective uid in the initial user namespace;
  * for an opener inside a user namespace, the user who created the
  * outermost namespace below the initial one.  Every uid an unprivileged
- * user maps into namespaces of its own thus counts as that user: a
- * provider that shares a capped resource among users gives each
- * varlink_call_user() its share.  Who the opener is, to tell it or to
- * decide what it may see, is varlink_call_cred()'s euid instead.
+ * user maps into namespaces of its own thus counts as that user; the
+ * uids of a container root created are users of their own, of its
+ * varlink_call_tenant(): a provider that shares a capped resource among
+ * users gives each user of each tenant its share.  Who the opener is,
+ * to tell it or to decide what it may see, is varlink_call_cred()'s
+ * euid instead.
  *
  * Return: the accounting uid, a kuid in the initial user namespace.
  */
@@ -442,6 +474,32 @@ kuid_t varlink_call_user(const struct varlink_call *call)
 	return call->peer->user;
 }
 EXPORT_SYMBOL_GPL(varlink_call_user);
+
+/**
+ * varlink_call_tenant() - the container a call's resources are
+ *	accounted to as a whole
+ * @call: the call
+ *
+ * A container is bounded as a whole, and each user in it, as
+ * varlink_call_user() counts them, has a share of its own: a provider
+ * that shares a capped resource gives each pair of varlink_call_tenant()
+ * and varlink_call_user() its share, and each tenant other than NULL a
+ * bound for all its users together.  The tenant is the outermost user
+ * namespace below the initial one, if root created it (a container
+ * manager's), whichever network namespaces the container makes; for an
+ * opener in the initial user namespace, the network namespace it
+ * connected in, unless that is the initial one (a container without a
+ * user namespace).  The host is NULL, and so are the namespaces an
+ * unprivileged user made: they are that user's.
+ *
+ * Return: an opaque key, to compare only, valid until the call's final
+ * reply; NULL for the host.
+ */
+const void *varlink_call_tenant(const struct varlink_call *call)
+{
+	return call->peer->tenant;
+}
+EXPORT_SYMBOL_GPL(varlink_call_tenant);
 
 /**
  * varlink_call_pid() - the process id of the connection's opener

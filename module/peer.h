@@ -26,6 +26,9 @@ struct varlink_call;
  *	reference)
  * @pid: the opener's thread group (a reference)
  * @user: the user the connection is charged to, see peer_user() in peer.c
+ * @tenant: the container it is of as a whole, or NULL for the host, see
+ *	peer_tenant() in peer.c: a struct user_namespace or struct net that
+ *	@cred or the socket holds, to compare only
  * @net: the network namespace of the listener it connected to; the
  *	accepted socket holds it
  * @pid_ns: the pid namespace the opener's pids were made in (a reference)
@@ -42,6 +45,7 @@ struct vl_peer {
 	const struct cred *cred;
 	struct pid *pid;
 	kuid_t user;
+	const void *tenant;
 	struct net *net;
 	struct pid_namespace *pid_ns;
 	struct uts_namespace *uts_ns;

@@ -631,6 +631,140 @@ TEST_F_TIMEOUT(net, container_root_is_no_admin, 120)
 	EXPECT_EQ(0, ns_end(&self->child));
 }
 
+/* A container root made, and its users' shares of the streams */
+#define CT_UIDS		7
+
+struct tenant_ctx {
+	long per_user;		/* max_monitors_per_user */
+	long per_container;	/* max_monitors_per_container */
+};
+
+/*
+ * In the container, as its @uid: start streams until one is refused, and
+ * say on @counts how many started and whether the refusal was the
+ * container's share (max_per_container); hold them until @go ends.
+ */
+static int tenant_streams_uid(const struct tenant_ctx *ctx, unsigned int uid,
+			      int counts, int go)
+{
+	struct vt_conn *c = calloc(ctx->per_user + 1, sizeof(*c));
+	char r[2] = { 0, 0 }, b;
+	const char *msg;
+	int i;
+
+	if (!c || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		r[0] = -1;
+	for (i = 0; r[0] >= 0 && i <= ctx->per_user; i++) {
+		if (!OK(vt_open_ready(&c[i]) == 0 && vt_send(&c[i], NET_MONITOR) == 0 &&
+			vt_recv(&c[i], VT_TIMEOUT_MS, &msg) == 1, NULL)) {
+			r[0] = -1;
+			break;
+		}
+		if (vt_continues(msg)) {
+			r[0]++;
+			continue;
+		}
+		if (!OK(vt_is_error(msg, TOO_MANY), msg))
+			r[0] = -1;
+		r[1] = param_is(msg, "max_per_container", ctx->per_container);
+		break;
+	}
+	if (write(counts, r, 2) != 2)
+		return 1;
+	while (read(go, &b, 1) > 0)
+		;
+	return 0;
+}
+
+/*
+ * Root of a container that root made: its uids 0 to CT_UIDS - 1 start
+ * streams, as many as they are given: max_monitors_per_container in all.
+ * It tells the test once they run, and holds them until the test is done.
+ */
+static int tenant_streams(void *arg, int sync)
+{
+	const struct tenant_ctx *ctx = arg;
+	int counts[2], go[2], failed = 0, total = 0, capped = 0, i;
+	pid_t pid;
+	char r[2];
+
+	if (!OK(!pipe(counts) && !pipe(go), NULL))
+		return 1;
+	for (i = 0; i < CT_UIDS; i++) {
+		pid = fork();
+		if (!pid) {
+			close(counts[0]);
+			close(go[1]);
+			_exit(tenant_streams_uid(ctx, i, counts[1], go[0]));
+		}
+		failed += !OK(pid > 0, NULL);
+	}
+	close(counts[1]);
+	close(go[0]);
+	for (i = 0; i < CT_UIDS; i++) {
+		if (!OK(read(counts[0], r, 2) == 2 && r[0] >= 0, NULL)) {
+			failed++;
+			break;
+		}
+		total += r[0];
+		capped += r[1];
+	}
+	failed += !OK(total == ctx->per_container, vt_fmt("%d streams in all", total));
+	failed += !OK(capped, "no refusal for the container's share");
+	failed += !OK(sync_tell(sync) && sync_wait(sync), NULL);
+	close(go[1]);
+	while (wait(NULL) > 0)
+		;
+	return failed;
+}
+
+/* Whether @uid of the host starts a stream, in a child of its own */
+static bool host_streams(unsigned int uid)
+{
+	struct vt_conn c;
+	const char *msg = "";
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (!pid)
+		_exit(!OK(vt_become(uid) == 0 && vt_open_ready(&c) == 0 &&
+			  vt_send(&c, NET_MONITOR) == 0 &&
+			  vt_recv(&c, VT_TIMEOUT_MS, &msg) == 1 && vt_continues(msg),
+			  msg));
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
+}
+
+/*
+ * A container is one tenant of the streams: all its users together run
+ * max_monitors_per_container, each of them its share, however many uids
+ * it has; without that bound its root could take every stream but the
+ * reserve with seven of its uids, and lock every user of the host out.
+ * Users of the host start theirs beside it.
+ */
+TEST_F_TIMEOUT(net, container_is_one_tenant, 120)
+{
+	struct tenant_ctx ctx = {
+		.per_user = net_param("max_monitors_per_user"),
+		.per_container = net_param("max_monitors_per_container"),
+	};
+	long max = net_param("max_monitors");
+
+	ASSERT_LT(0, ctx.per_user);
+	EXPECT_LT(ctx.per_user, ctx.per_container);
+	/* the container's uids alone could take every stream but the reserve */
+	ASSERT_LE(max - max / 8, CT_UIDS * ctx.per_user);
+	ASSERT_EQ(0, ns_start(&self->child, 0, CLONE_NEWUSER | CLONE_NEWNET,
+			      tenant_streams, &ctx));
+	ASSERT_TRUE(sync_wait(self->child.sync));
+	EXPECT_TRUE(host_streams(65534));
+	EXPECT_TRUE(host_streams(1000));
+	ASSERT_TRUE(sync_tell(self->child.sync));
+	EXPECT_EQ(0, ns_end(&self->child));
+}
+
 /* What the pid namespace's init is told: the test's pid on the host */
 struct pid_ctx {
 	pid_t test;

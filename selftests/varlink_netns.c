@@ -665,6 +665,7 @@ struct holder {
 	int n;		/* connections to open, each served */
 	int refused;	/* then one more, refused with this max (0: none) */
 	int uid;	/* become it first, if not -1 */
+	bool no_admin;	/* and drop CAP_SYS_ADMIN */
 	int ready;	/* the result goes there */
 	int go[2];	/* EOF on go[0]: close one, and a new one is served */
 };
@@ -676,7 +677,8 @@ static int hold(void *arg)
 	char ret = 0;
 
 	close(h->go[1]);
-	if (!c || (h->uid >= 0 && vt_become(h->uid)))
+	if (!c || (h->uid >= 0 && vt_become(h->uid)) ||
+	    (h->no_admin && vt_drop_sys_admin()))
 		ret = 1;
 	else if (open_served(c, h->n))
 		ret = 2;
@@ -774,6 +776,143 @@ TEST_F_TIMEOUT(reload, per_netns, 180)
 	}
 	close(a.netns);
 	close(b.netns);
+}
+
+/* A container's network namespaces and users, and the limits it meets */
+#define CT_NETNS	8	/* each with a uid of its own */
+#define CT_PER_UID	4
+#define CT_PER_NETNS	8	/* and per container */
+#define CT_MAX		32	/* 30 but for CAP_SYS_ADMIN */
+#define CT_LIMITS	"max_connections=%d max_connections_per_uid=%d max_connections_per_netns=%d"
+
+/* How many connections are served to this process, up to @max; they stay open. */
+static int count_served(struct vt_conn *c, int max)
+{
+	const char *msg;
+	int n;
+
+	for (n = 0; n < max; n++) {
+		if (vt_open(&c[n]) || vt_call(&c[n], VT_PING, &msg) != 1 || !vt_is_ok(msg))
+			break;
+	}
+	return n;
+}
+
+/* Holds a container's connections: its pipes to the test */
+struct tenant {
+	int ready;	/* how many were served in the container, one byte */
+	int go[2];	/* EOF on go[0]: done */
+};
+
+/*
+ * Root of a container, a user namespace root made: in CT_NETNS network
+ * namespaces it makes, uid i of it (i = 0, 1, ...) takes as many
+ * connections as it is served, its share each; the container says how
+ * many it got in all, and holds them until the test is done.
+ */
+static int tenant_fill(void *arg)
+{
+	const struct tenant *t = arg;
+	struct vt_conn c[CT_PER_UID + 1];
+	int counts[2], i, total = 0;
+	char n, b;
+	pid_t pid;
+
+	close(t->go[1]);
+	if (pipe(counts))
+		return 1;
+	for (i = 0; i < CT_NETNS; i++) {
+		pid = fork();
+		if (pid < 0)
+			return 2;
+		if (pid)
+			continue;
+		close(counts[0]);
+		n = -1;
+		if (!unshare(CLONE_NEWNET) && !setresgid(i, i, i) && !setresuid(i, i, i))
+			n = count_served(c, CT_PER_UID + 1);
+		if (write(counts[1], &n, 1) != 1)
+			_exit(3);
+		/* hold them until the container goes */
+		while (read(t->go[0], &b, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(counts[1]);
+	for (i = 0; i < CT_NETNS; i++) {
+		if (read(counts[0], &n, 1) != 1 || n < 0)
+			return 4;
+		total += n;
+	}
+	n = total;
+	if (write(t->ready, &n, 1) != 1)
+		return 5;
+	while (read(t->go[0], &b, 1) > 0)
+		;
+	while (wait(NULL) > 0)
+		;
+	return 0;
+}
+
+/*
+ * A container is one tenant: max_connections_per_netns bounds it as a
+ * whole, over every network namespace it makes, and each of its uids
+ * has a share of its own (max_connections_per_uid).  Its root, with
+ * CT_NETNS namespaces and uids, could otherwise take every connection
+ * but root's reserve; here it gets CT_PER_NETNS, and users of the host
+ * are served their share beside it.  Containers without a user
+ * namespace (root without CAP_SYS_ADMIN, in a network namespace of its
+ * own, as Docker makes them) are tenants each: uid 0 of one does not
+ * take uid 0's share of another.
+ */
+TEST_F_TIMEOUT(reload, per_container, 180)
+{
+	struct holder h[4] = {
+		{ .n = CT_PER_UID, .refused = CT_PER_UID, .uid = 65534 },
+		{ .n = CT_PER_UID, .refused = CT_PER_UID, .uid = 1000 },
+		{ .n = CT_PER_UID, .refused = CT_PER_UID, .uid = -1, .no_admin = true },
+		{ .n = CT_PER_UID, .refused = CT_PER_UID, .uid = -1, .no_admin = true },
+	};
+	const char *who[4] = {
+		"uid 65534 of the host, beside the container",
+		"uid 1000 of the host, beside the container",
+		"root without CAP_SYS_ADMIN in a network namespace",
+		"root without CAP_SYS_ADMIN in another",
+	};
+	struct spawn container = { .flags = CLONE_NEWUSER, .map = MAP_A };
+	struct spawn where[4] = {};
+	int ready[2], go[2], i;
+	struct tenant t;
+	char got = -1, r[4];
+	pid_t p[4], ct;
+
+	ASSERT_EQ(0, reload_with(&self->changed,
+				 vt_fmt(CT_LIMITS, CT_MAX, CT_PER_UID, CT_PER_NETNS)));
+	where[2].netns = netns_new();
+	where[3].netns = netns_new();
+	ASSERT_LT(0, where[2].netns);
+	ASSERT_LT(0, where[3].netns);
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	t.ready = ready[1];
+	t.go[0] = go[0];
+	t.go[1] = go[1];
+	ct = spawn(&container, tenant_fill, &t);
+	ASSERT_LT(0, ct);
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &got, 1));
+	EXPECT_EQ(CT_PER_NETNS, got) TH_LOG("the container got %d connections", got);
+	for (i = 0; i < 4; i++)
+		p[i] = hold_start(&where[i], &h[i], go, &r[i]);
+	close(go[0]);
+	close(go[1]);
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(0, r[i]) TH_LOG("%s", who[i]);
+		EXPECT_EQ(0, reap(p[i])) TH_LOG("%s", who[i]);
+	}
+	EXPECT_EQ(0, reap(ct));
+	close(where[2].netns);
+	close(where[3].netns);
 }
 
 #define UID_MAX_CONN	4

@@ -750,27 +750,11 @@ FIXTURE_VARIANT_ADD(privileged, root_then_nobody) {
 	.connect_as = -1, .drop_after = 1, .denied = 1, .uid = 0,
 };
 
-static int drop_sys_admin(void)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[2];
-
-	if (syscall(SYS_capget, &hdr, data))
-		return -errno;
-	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
-	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
-	if (syscall(SYS_capset, &hdr, data))
-		return -errno;
-	return 0;
-}
-
 FIXTURE_SETUP(privileged)
 {
 	/* each test runs in a process of its own: no need to undo this */
 	if (variant->drop_cap)
-		ASSERT_EQ(0, drop_sys_admin());
+		ASSERT_EQ(0, vt_drop_sys_admin());
 	if (variant->connect_as >= 0)
 		ASSERT_EQ(0, vt_become(variant->connect_as));
 	ASSERT_EQ(0, vt_open_ready(&self->c));

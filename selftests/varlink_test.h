@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/varlink.h>
 
 /* Fill @addr with an abstract name; @extra bytes of trailing NULs. */
@@ -812,6 +813,27 @@ static inline int vt_become(unsigned int uid)
 {
 	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 	    setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Drop CAP_SYS_ADMIN from this thread's effective and permitted sets:
+ * root without it, as in a container without a user namespace.
+ * Returns 0 or -errno.
+ */
+static inline int vt_drop_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &hdr, data))
 		return -errno;
 	return 0;
 }

@@ -24,8 +24,10 @@
  *
  * Streams are shared out under network_lock: the last max_monitors / 8
  * are kept for callers with CAP_NET_ADMIN, and a user without it runs at
- * most max_monitors_per_user, counted by varlink_call_user(), so that the
- * uids it maps into user namespaces of its own are all its own share.
+ * most max_monitors_per_user, counted by varlink_call_user() in its
+ * varlink_call_tenant(), so that the uids it maps into user namespaces of
+ * its own are all its own share; a container runs at most
+ * max_monitors_per_container, all its users together.
  * The streams are one pool for the whole system, whichever namespace they
  * watch, so CAP_NET_ADMIN is that of the initial user namespace: root of
  * a container, or of a user namespace any user can make, holds it in its
@@ -83,6 +85,13 @@ static unsigned int max_monitors_per_user = 8;
 module_param(max_monitors_per_user, uint, 0444);
 MODULE_PARM_DESC(max_monitors_per_user,
 		 "MonitorLinks streams of one user without CAP_NET_ADMIN (1-max_monitors, default 8)");
+
+/* 0 until loaded: the default, within the two above */
+#define NETWORK_CONTAINER_DEFAULT	16U
+static unsigned int max_monitors_per_container;
+module_param(max_monitors_per_container, uint, 0444);
+MODULE_PARM_DESC(max_monitors_per_container,
+		 "MonitorLinks streams of one container, its users together (max_monitors_per_user-max_monitors, default 16)");
 
 static const char network_idl[] =
 "# The network links (interfaces) of the caller's network namespace (that\n"
@@ -153,7 +162,10 @@ static const char network_idl[] =
 "# (8 by default) only for callers with CAP_NET_ADMIN in the initial user\n"
 "# namespace; a user without it runs at most max_monitors_per_user (8 by\n"
 "# default), those of the uids it maps into user namespaces of its own\n"
-"# included.  One more fails with TooManyMonitors.\n"
+"# included, and a container (a user namespace root made, or a network\n"
+"# namespace of the initial user namespace) at most\n"
+"# max_monitors_per_container (16 by default), all its users together.\n"
+"# One more fails with TooManyMonitors.\n"
 "method MonitorLinks() -> (\n"
 "  # \"current\": a link there was when the call was made; \"added\": a link\n"
 "  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
@@ -173,8 +185,9 @@ static const char network_idl[] =
 "# CAP_NET_ADMIN, else max_monitors less the max_monitors / 8 kept for\n"
 "# such callers.  \"max_per_user\" is given when the caller has no\n"
 "# CAP_NET_ADMIN and its user runs its whole share already: it is that\n"
-"# share, max_monitors_per_user.\n"
-"error TooManyMonitors (max: int, max_per_user: ?int)\n"
+"# share, max_monitors_per_user; \"max_per_container\" likewise when its\n"
+"# container runs its whole share, max_monitors_per_container.\n"
+"error TooManyMonitors (max: int, max_per_user: ?int, max_per_container: ?int)\n"
 "\n"
 "# The end of a MonitorLinks stream: the interface is going away (its module\n"
 "# is unloaded).\n"
@@ -344,6 +357,7 @@ static int network_get_link(struct varlink_call *call, const void *params)
  * @call: the call
  * @net: varlink_call_net() of @call, the namespace whose links it watches
  * @user: varlink_call_user() of @call, the user whose share it is
+ * @tenant: varlink_call_tenant() of @call, the container whose share it is
  * @live: the "current" replies were sent: changes are sent now
  *
  * All members are under network_lock.  @net needs no reference: the
@@ -356,6 +370,7 @@ struct network_monitor {
 	struct varlink_call *call;
 	struct net *net;
 	kuid_t user;
+	const void *tenant;
 	bool live;
 };
 
@@ -378,15 +393,27 @@ static struct network_monitor *network_monitor_find(unsigned long id)
 	return NULL;
 }
 
-/* The streams of @user */
-static unsigned int network_user_monitors(kuid_t user)
+/* The streams of @new's user in its container */
+static unsigned int network_user_monitors(const struct network_monitor *new)
 {
 	struct network_monitor *m;
 	unsigned int n = 0;
 
 	lockdep_assert_held(&network_lock);
 	list_for_each_entry(m, &network_monitors, node)
-		n += uid_eq(m->user, user);
+		n += uid_eq(m->user, new->user) && m->tenant == new->tenant;
+	return n;
+}
+
+/* The streams of the container @tenant */
+static unsigned int network_tenant_monitors(const void *tenant)
+{
+	struct network_monitor *m;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&network_lock);
+	list_for_each_entry(m, &network_monitors, node)
+		n += m->tenant == tenant;
 	return n;
 }
 
@@ -444,7 +471,7 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	unsigned int max = admin ? max_monitors : max_monitors - max_monitors / 8;
 	struct network_monitor *m;
 	struct net_device *dev;
-	bool user_full = false;
+	bool user_full = false, tenant_full = false;
 	unsigned long id;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
@@ -453,11 +480,16 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 	m->call = call;
 	m->net = varlink_call_net(call);
 	m->user = varlink_call_user(call);
+	m->tenant = varlink_call_tenant(call);
 
 	mutex_lock(&network_lock);
-	if (!admin)
-		user_full = network_user_monitors(m->user) >= max_monitors_per_user;
-	if (network_stopping || network_n_monitors >= max || user_full) {
+	if (!admin) {
+		user_full = network_user_monitors(m) >= max_monitors_per_user;
+		tenant_full = m->tenant && network_tenant_monitors(m->tenant) >=
+					   max_monitors_per_container;
+	}
+	if (network_stopping || network_n_monitors >= max || user_full ||
+	    tenant_full) {
 		bool stopping = network_stopping;
 
 		mutex_unlock(&network_lock);
@@ -469,6 +501,9 @@ static int network_monitor_links(struct varlink_call *call, const void *params)
 			if (user_full)
 				varlink_put_s64(call, "max_per_user",
 						max_monitors_per_user);
+			if (tenant_full)
+				varlink_put_s64(call, "max_per_container",
+						max_monitors_per_container);
 			varlink_error(call, NETWORK_ERR("TooManyMonitors"));
 		}
 		return 0;
@@ -585,6 +620,16 @@ static int __init network_init(void)
 	if (!max_monitors_per_user || max_monitors_per_user > max_monitors) {
 		pr_err("max_monitors_per_user must be 1 to max_monitors (%u)\n",
 		       max_monitors);
+		return -EINVAL;
+	}
+	if (!max_monitors_per_container)
+		max_monitors_per_container = clamp(NETWORK_CONTAINER_DEFAULT,
+						   max_monitors_per_user,
+						   max_monitors);
+	if (max_monitors_per_container < max_monitors_per_user ||
+	    max_monitors_per_container > max_monitors) {
+		pr_err("max_monitors_per_container must be max_monitors_per_user (%u) to max_monitors (%u)\n",
+		       max_monitors_per_user, max_monitors);
 		return -EINVAL;
 	}
 	/* first: a stream must not miss a change made after it started */

@@ -18,7 +18,8 @@
  * it (varlink_call_sender_cred()); they differ when the descriptor was
  * inherited or passed.  A privilege is granted only if both hold it
  * (varlink_call_capable()), as netlink does; resources are shared per
- * varlink_call_user().
+ * varlink_call_user() and, for a container as a whole, per
+ * varlink_call_tenant().
  *
  * Callbacks run in process context (a kworker, not the caller's task) and
  * may sleep.  Each call ends with exactly one final reply, sent with
@@ -344,6 +345,7 @@ bool varlink_call_more(const struct varlink_call *call);
 const struct cred *varlink_call_cred(const struct varlink_call *call);
 const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
 kuid_t varlink_call_user(const struct varlink_call *call);
+const void *varlink_call_tenant(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
 bool varlink_call_ns_capable(const struct varlink_call *call,
 			     struct user_namespace *ns, int cap);
