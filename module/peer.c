@@ -57,6 +57,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/time_namespace.h>
 #include <linux/socket.h>
 #include <linux/uidgid.h>
 #include <linux/user_namespace.h>
@@ -140,6 +141,23 @@ static void uts_ns_put(struct uts_namespace *uts)
 		ops->put(&uts->ns);
 }
 
+/* The offset of @task's time namespace to CLOCK_BOOTTIME, in ns.  The
+ * offsets of a time namespace are frozen once a task is in it: a copy
+ * is exact for as long as the connection lives, and holds nothing.
+ */
+static s64 boottime_offset(struct task_struct *task)
+{
+	s64 off = 0;
+
+	if (!IS_ENABLED(CONFIG_TIME_NS))
+		return 0;
+	task_lock(task);
+	if (task->nsproxy)
+		off = timespec64_to_ns(&task->nsproxy->time_ns->offsets.boottime);
+	task_unlock(task);
+	return off;
+}
+
 /**
  * vl_peer_get() - take who opened an accepted connection
  * @peer: filled in; vl_peer_put() drops it, even on error
@@ -174,6 +192,7 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 	if (!task)
 		return 0;
 	peer->uts_ns = uts_ns_get(task);
+	peer->boottime_offset = boottime_offset(task);
 	mm = get_task_mm(task);
 	put_task_struct(task);
 	if (mm) {
@@ -642,6 +661,25 @@ struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call)
 	return call->peer->uts_ns;
 }
 EXPORT_SYMBOL_GPL(varlink_call_uts_ns);
+
+/**
+ * varlink_call_boottime_offset() - the offset of the caller's time
+ *	namespace to CLOCK_BOOTTIME
+ * @call: the call
+ *
+ * A process in a time namespace sees CLOCK_BOOTTIME moved by the
+ * namespace's offset, and /proc shows it times so: add the offset to a
+ * CLOCK_BOOTTIME time (an uptime, a process's start time), subtract it
+ * from the wall-clock time of boot.  The opener's namespace, see
+ * varlink_call_net().
+ *
+ * Return: the offset in nanoseconds; 0 outside a time namespace.
+ */
+s64 varlink_call_boottime_offset(const struct varlink_call *call)
+{
+	return call->peer->boottime_offset;
+}
+EXPORT_SYMBOL_GPL(varlink_call_boottime_offset);
 
 /**
  * vl_call_permitted() - whether a call holds what its method requires

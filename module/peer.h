@@ -34,6 +34,8 @@ struct varlink_call;
  * @pid_ns: the pid namespace the opener's pids were made in (a reference)
  * @uts_ns: the UTS namespace of the opener's thread group leader when
  *	accepted (a reference), or NULL if it had exited by then
+ * @boottime_offset: the offset of the opener's time namespace to
+ *	CLOCK_BOOTTIME, in nanoseconds (0 outside one, or if it had exited)
  * @memcg: the opener's memory cgroup (a reference), charged for what the
  *	connection holds; NULL for the root cgroup
  * @node: on admission.c's list while the connection is admitted
@@ -49,6 +51,7 @@ struct vl_peer {
 	struct net *net;
 	struct pid_namespace *pid_ns;
 	struct uts_namespace *uts_ns;
+	s64 boottime_offset;
 	struct mem_cgroup *memcg;
 	struct list_head node;
 };

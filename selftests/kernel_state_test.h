@@ -10,10 +10,12 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +24,39 @@
 #define KS_INVALID	"org.varlink.service.InvalidParameter"
 #define KS_DENIED	"org.varlink.service.PermissionDenied"
 #define KS_NOBODY	65534
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME	0x00000080
+#endif
+
+/* A day ahead: what a time namespace of the tests adds to CLOCK_BOOTTIME */
+#define KS_TIME_NS_SECS	86400
+
+/*
+ * Enter a new time namespace whose CLOCK_BOOTTIME is @secs ahead of the
+ * host's: /proc/uptime, /proc/stat's btime and the start times of
+ * /proc/PID/stat then show the namespace's times.  The caller must be
+ * single-threaded, with CAP_SYS_ADMIN.  Returns 0 or -errno.
+ */
+static inline int ks_enter_time_ns(long long secs)
+{
+	char offsets[64];
+	int fd, err = 0;
+
+	snprintf(offsets, sizeof(offsets), "%d %lld 0", CLOCK_BOOTTIME, secs);
+	if (unshare(CLONE_NEWTIME))
+		return -errno;
+	err = vt_write_file("/proc/self/timens_offsets", offsets);
+	if (err)
+		return err;
+	fd = open("/proc/self/ns/time_for_children", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (setns(fd, CLONE_NEWTIME))
+		err = -errno;
+	close(fd);
+	return err;
+}
 
 /* A call of any method; @params is a JSON object. */
 #define KS_CALL(method, params) \

@@ -165,6 +165,14 @@ FIXTURE(child) {
 	int hold;
 };
 
+/* Each test also runs in a time namespace of its own, a day ahead. */
+FIXTURE_VARIANT(child) {
+	bool time_ns;
+};
+
+FIXTURE_VARIANT_ADD(child, host) {};
+FIXTURE_VARIANT_ADD(child, time_ns) { .time_ns = true };
+
 FIXTURE_SETUP(child)
 {
 	struct child_ctx ctx;
@@ -172,6 +180,8 @@ FIXTURE_SETUP(child)
 
 	self->pid = -1;
 	self->hold = -1;
+	if (variant->time_ns)
+		ASSERT_EQ(0, ks_enter_time_ns(KS_TIME_NS_SECS));
 	ASSERT_EQ(0, pipe(report));
 	ASSERT_EQ(0, pipe(hold));
 	self->pid = fork();

@@ -106,8 +106,18 @@ FIXTURE(describe) {
 	const char *msg;
 };
 
+/* Each test also runs in a time namespace of its own, a day ahead. */
+FIXTURE_VARIANT(describe) {
+	bool time_ns;
+};
+
+FIXTURE_VARIANT_ADD(describe, host) {};
+FIXTURE_VARIANT_ADD(describe, time_ns) { .time_ns = true };
+
 FIXTURE_SETUP(describe)
 {
+	if (variant->time_ns)
+		ASSERT_EQ(0, ks_enter_time_ns(KS_TIME_NS_SECS));
 	ASSERT_EQ(0, vt_open_ready(&self->c));
 }
 

@@ -99,7 +99,8 @@ static const char process_idl[] =
 "  # Its threads (Threads in /proc/PID/status).\n"
 "  threads: int,\n"
 "  # When it started, in nanoseconds since boot, time suspended included\n"
-"  # (CLOCK_BOOTTIME); field 22 of /proc/PID/stat is this in clock ticks.\n"
+"  # (CLOCK_BOOTTIME, as the caller's time namespace shows it); field 22\n"
+"  # of /proc/PID/stat is this in clock ticks.\n"
 "  start_time: int,\n"
 "  # Its resident memory in bytes (VmRSS in /proc/PID/status); 0 for\n"
 "  # kernel threads and zombies, which have no memory of their own.\n"
@@ -238,7 +239,9 @@ static void put_process(struct varlink_call *call, struct task_struct *task)
 	varlink_put_s64(call, "egid", from_kgid_munged(user_ns, egid));
 	/* the signal struct lives as long as the task struct */
 	varlink_put_s64(call, "threads", get_nr_threads(task));
-	varlink_put_u64(call, "start_time", task->start_boottime);
+	/* as /proc shows it to the caller's time namespace */
+	varlink_put_s64(call, "start_time",
+			task->start_boottime + varlink_call_boottime_offset(call));
 	varlink_put_u64(call, "rss", rss);
 }
 

@@ -65,10 +65,12 @@ static const char system_idl[] =
 "  # The NIS domain name (/proc/sys/kernel/domainname), \"(none)\" if unset.\n"
 "  domainname: string,\n"
 "  # Seconds since boot, time suspended included, with six decimals\n"
-"  # (CLOCK_BOOTTIME, the first number of /proc/uptime).\n"
+"  # (CLOCK_BOOTTIME, the first number of /proc/uptime), as the caller's\n"
+"  # time namespace shows it.\n"
 "  uptime: float,\n"
 "  # When the system booted, in seconds since 1970-01-01 UTC (btime in\n"
-"  # /proc/stat); it moves when the clock is set.\n"
+"  # /proc/stat, as the caller's time namespace shows it); it moves when\n"
+"  # the clock is set.\n"
 "  boot_time: int,\n"
 "  # RAM the kernel manages (MemTotal in /proc/meminfo).\n"
 "  memory_total: int,\n"
@@ -329,6 +331,7 @@ static int describe(struct varlink_call *call, const void *params)
 	const struct new_utsname *uts;
 	struct timespec64 boot;
 	u64 swap_total, swap_free;
+	s64 uptime;
 	int err;
 
 	/* the caller had exited before it was accepted: nobody to tell */
@@ -346,10 +349,14 @@ static int describe(struct varlink_call *call, const void *params)
 	put_uts(call, "machine", uts->machine);
 	put_uts(call, "domainname", uts->domainname);
 
+	/* as /proc shows them to the caller's time namespace */
+	uptime = ktime_get_boottime_ns() + varlink_call_boottime_offset(call);
 	varlink_put_fixed(call, "uptime",
-			  div_u64(ktime_get_boottime_ns(), NSEC_PER_USEC), 6);
+			  div_s64(max_t(s64, uptime, 0), NSEC_PER_USEC), 6);
 	getboottime64(&boot);
-	varlink_put_s64(call, "boot_time", boot.tv_sec);
+	varlink_put_s64(call, "boot_time",
+			boot.tv_sec - div_s64(varlink_call_boottime_offset(call),
+					      NSEC_PER_SEC));
 
 	put_memory(call);
 	varlink_put_u64(call, "swap_total", swap_total);
