@@ -20,7 +20,8 @@
  *  - UTS: Describe gives the container's host and domain names, and
  *    SetHostname is refused there, leaving the host's name as it was;
  *  - the server itself: the host's counters in sysfs are refused to a
- *    container, whichever sysfs it reads.
+ *    container, whichever sysfs it reads, and the listener of a user's
+ *    network namespace is the kernel's (SO_PEERCRED pid 0).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -924,9 +925,11 @@ TEST_F_TIMEOUT(uts, names, 60)
  * container's user may not walk there by path.
  */
 #define STATS_FILE	"module/varlink/statistics/bytes_in"
+#define OVERFLOW_ID	65534	/* what a user namespace shows of an unmapped id */
 
 static int sys_dir = -1;	/* the host's /sys */
 static int mnt_dir = -1;	/* with an empty "sys" in it, to mount on */
+static int proc_dir = -1;	/* the host's /proc */
 
 /*
  * Read the counter at @path below @dir: 0 if a number came, the -errno
@@ -1011,6 +1014,52 @@ TEST_F_TIMEOUT(stats, host_only, 60)
 	EXPECT_EQ(0, ns_end(&self->child));
 	ASSERT_EQ(0, ns_start(&self->child, 65534, 0, stats_host, NULL));
 	EXPECT_EQ(0, ns_end(&self->child));
+}
+
+/*
+ * The listener of a network namespace a user made is the kernel's too:
+ * its SO_PEERCRED is pid 0, not that of the namespace's creator (this
+ * very process), with the kernel's uid and gid 0, which this user
+ * namespace does not map; and /proc/net/varlink there says it listens.
+ */
+static int peer_container(void *arg, int sync)
+{
+	struct ucred cred = { .pid = -1 };
+	socklen_t len = sizeof(cred);
+	int fd = vt_connect(), failed = 0;
+	FILE *f;
+	char line[64];
+	bool listening = false;
+
+	if (!OK(fd >= 0, strerror(errno)) ||
+	    !OK(!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len), strerror(errno)))
+		return 1;
+	close(fd);
+	failed += !OK(cred.pid == 0, vt_fmt("pid %d; this process is %d", cred.pid, getpid()));
+	failed += !OK(cred.uid == OVERFLOW_ID && cred.gid == OVERFLOW_ID,
+		      vt_fmt("uid %u gid %u", cred.uid, cred.gid));
+
+	fd = openat(proc_dir, "self/net/varlink", O_RDONLY | O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!OK(f, strerror(errno)))
+		return failed + 1;
+	while (fgets(line, sizeof(line), f))
+		listening |= !strcmp(line, "listening 1\n");
+	fclose(f);
+	failed += !OK(listening, "/proc/net/varlink: not listening 1");
+	return failed;
+}
+
+TEST(peer_is_the_kernel)
+{
+	struct ns_child child;
+
+	proc_dir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, proc_dir);
+	ASSERT_EQ(0, ns_start(&child, 65534, CLONE_NEWUSER | CLONE_NEWNET,
+			      peer_container, NULL));
+	EXPECT_EQ(0, ns_end(&child));
+	close(proc_dir);
 }
 
 TEST_HARNESS_MAIN
