@@ -45,6 +45,21 @@
 #define sockaddr_unsized sockaddr
 #endif
 
+/* server.c makes its listeners' SO_PEERCRED pid 0 by dropping the pid
+ * that listen() recorded with put_pid().  6.15 pinned that pid in pidfs
+ * too, a reference that every copy took (pidfs_get_pid()) and the
+ * socket's destructor dropped (pidfs_put_pid(), not exported), until
+ * 6.17 made it a plain reference again.  In between, the pid is kept:
+ * dropping it would leak its pidfs dentry, and clients see the pid of
+ * the task that made the listener (insmod, or the namespace's creator).
+ */
+#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE && \
+	KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
+#define VL_PEER_PID_DROP	0
+#else
+#define VL_PEER_PID_DROP	1
+#endif
+
 /* 7.x moved a task's dumpability, and the user namespace that rules
  * it, from its mm to task->exec_state; <linux/sched/coredump.h> lost
  * SUID_DUMP_USER then, which tells the two apart.  Whether @task is

@@ -11,11 +11,15 @@
  * connection in the backlog and is tried again a little later: no new
  * client may come to wake the listener.
  */
+#include <linux/cred.h>
 #include <linux/net.h>
+#include <linux/pid.h>
 #include <linux/proc_fs.h>
+#include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/un.h>
 #include <linux/workqueue.h>
+#include <net/af_unix.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/sock.h>
@@ -105,6 +109,57 @@ static int listener_bind(struct socket *sock, const char *name)
 			   offsetof(struct sockaddr_un, sun_path) + 1 + len);
 }
 
+/* Make the listener the kernel's, as its clients see it.  AF_UNIX's
+ * listen() records the current task's thread group and credentials as
+ * the listener's, and every connect() copies them to the client's socket
+ * (SO_PEERCRED): they would be those of insmod, or of the task that made
+ * the network namespace, a process like any other.  The listener listens
+ * with the kernel's credentials instead (init_task's: uid and gid 0 of
+ * the initial user namespace), and then forgets the pid it recorded, so
+ * that its clients see pid 0, which no process's socket carries (the
+ * credentials stay: a NULL pid is what SO_PEERCRED shows as 0, and what
+ * SO_PEERPIDFD of 6.5 on refuses with -ESRCH).  connect() copies the
+ * listener's under the listener's state lock (newer kernels) or under
+ * both sockets' sk_peer_lock (6.1): the pid is dropped under both.
+ */
+static int listener_listen(struct socket *sock)
+{
+	struct sock *sk = sock->sk;
+	const struct cred *old;
+	struct pid *pid;
+	int err;
+
+	/* init_task's are the kernel's, kernel_cred() of 6.18 */
+	old = override_creds(rcu_dereference_raw(init_task.cred));
+	err = kernel_listen(sock, SOMAXCONN);
+	revert_creds(old);
+	if (err || !VL_PEER_PID_DROP)
+		return err;
+
+	unix_state_lock(sk);
+	spin_lock(&sk->sk_peer_lock);
+	pid = sk->sk_peer_pid;
+	sk->sk_peer_pid = NULL;
+	spin_unlock(&sk->sk_peer_lock);
+	unix_state_unlock(sk);
+	put_pid(pid);
+	return 0;
+}
+
+/* A namespace the server cannot listen in is named in the log, once (its
+ * listener is made once), as ls -l /proc/PID/ns/net shows it: net:[N].
+ * The initial namespace's failures are listener_start()'s to tell.
+ */
+static void listener_unserved(struct net *net, int err)
+{
+	if (err == -EADDRINUSE)
+		pr_warn("@%s is taken in network namespace net:[%u]: not served there\n",
+			server_name, net->ns.inum);
+	else
+		pr_warn_ratelimited("no listener in network namespace net:[%u]: %d\n",
+				    net->ns.inum, err);
+}
+
 /* Listen in @net, on the module's name. */
 static int listener_start(struct vl_server *srv, struct net *net)
 {
@@ -137,7 +192,7 @@ static int listener_start(struct vl_server *srv, struct net *net)
 	}
 
 	listener_set_callbacks(srv);
-	err = kernel_listen(sock, SOMAXCONN);
+	err = listener_listen(sock);
 	if (err) {
 		pr_err("cannot listen on @%s: %d\n", server_name, err);
 		goto err_callbacks;
@@ -183,7 +238,7 @@ static int __net_init server_net_init(struct net *net)
 	if (err && net_eq(net, &init_net))
 		return err;
 	if (err)
-		pr_warn_ratelimited("no listener in a network namespace: %d\n", err);
+		listener_unserved(net, err);
 	/* once @srv->listener is set for good: the file reads it */
 	srv->proc = proc_create_net_single("varlink", 0444, net->proc_net,
 					   server_proc_show, NULL);

@@ -220,8 +220,10 @@ static const char kernel_idl[] =
 "interface org.kernel.varlink\n"
 "\n"
 "# The server's counters since varlink.ko was loaded, as in\n"
-"# /sys/module/varlink/statistics/.  Anyone may call it: those files are\n"
-"# world-readable.  Each counter is read on its own, not all at one instant.\n"
+"# /sys/module/varlink/statistics/.  Anyone in the initial network\n"
+"# namespace may call it, as anyone there may read those files; elsewhere\n"
+"# it is not served.  Each counter is read on its own, not all at one\n"
+"# instant.\n"
 "method GetStatistics() -> (\n"
 "  # Connections open now.\n"
 "  connections: int,\n"
@@ -296,9 +298,11 @@ static const char kernel_idl[] =
 "# values are those of Linux (see errno(3)).\n"
 "error SystemError (errno: int)\n";
 
-/* Neither method checks a capability: what they tell is world-readable
- * in sysfs already (0444).  Both only read atomics and plain values, so
- * they may run in the caller's task (VARLINK_INLINE).
+/* Neither method checks a capability: what they tell anybody in the
+ * initial network namespace may read in sysfs already (0444; stats.c
+ * refuses the counters to readers elsewhere).  Both only read atomics
+ * and plain values, so they may run in the caller's task
+ * (VARLINK_INLINE).
  */
 static void put_stat(const char *name, s64 value, void *call)
 {

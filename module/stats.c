@@ -6,7 +6,10 @@
  */
 #include <linux/kobject.h>
 #include <linux/module.h>
+#include <linux/nsproxy.h>
+#include <linux/sched.h>
 #include <linux/sysfs.h>
+#include <net/net_namespace.h>
 
 #include "stats.h"
 
@@ -41,11 +44,21 @@ static s64 stat_read(const struct vl_stat_attr *a)
 	return sum;
 }
 
+/* The counters are the host's, over every network namespace: as
+ * org.kernel.varlink.GetStatistics, they are for readers in the initial
+ * network namespace only.  /sys/module is not namespaced, and a container
+ * that reads it (or mounts a sysfs of its own) would watch every other
+ * tenant's calls and bytes: a reader in another network namespace is
+ * refused, with -EACCES, whatever its user, while the files stay 0444
+ * for anybody in the initial one.
+ */
 static ssize_t stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			 char *buf)
 {
 	struct vl_stat_attr *a = container_of(attr, struct vl_stat_attr, attr);
 
+	if (!net_eq(current->nsproxy->net_ns, &init_net))
+		return -EACCES;
 	return sysfs_emit(buf, "%lld\n", stat_read(a));
 }
 

@@ -18,10 +18,14 @@
  *    root; the hidepid rule holds in there, with CAP_SYS_PTRACE counted
  *    in the namespace's own user namespace;
  *  - UTS: Describe gives the container's host and domain names, and
- *    SetHostname is refused there, leaving the host's name as it was.
+ *    SetHostname is refused there, leaving the host's name as it was;
+ *  - the server itself: the host's counters in sysfs are refused to a
+ *    container, whichever sysfs it reads, and the listener of a user's
+ *    network namespace is the kernel's (SO_PEERCRED pid 0).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
@@ -29,7 +33,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1041,6 +1047,153 @@ TEST_F_TIMEOUT(uts, names, 60)
 	EXPECT_TRUE(str_is(msg, "parameters.nodename", self->host.nodename)) TH_LOG("%s", msg);
 	EXPECT_TRUE(str_is(msg, "parameters.domainname", self->host.domainname))
 		TH_LOG("%s", msg);
+}
+
+/*
+ * The host's counters, /sys/module/varlink/statistics/, as
+ * org.kernel.varlink.GetStatistics: for readers in the initial network
+ * namespace only.  /sys/module is not namespaced, so a container can
+ * read the host's sysfs, or mount one of its own; either way a counter
+ * opens (the files are 0444) and its read() fails with EACCES.  /sys and
+ * a directory to mount on are opened by the test, as root: the
+ * container's user may not walk there by path.
+ */
+#define STATS_FILE	"module/varlink/statistics/bytes_in"
+#define OVERFLOW_ID	65534	/* what a user namespace shows of an unmapped id */
+
+static int sys_dir = -1;	/* the host's /sys */
+static int mnt_dir = -1;	/* with an empty "sys" in it, to mount on */
+static int proc_dir = -1;	/* the host's /proc */
+
+/*
+ * Read the counter at @path below @dir: 0 if a number came, the -errno
+ * of read() if it failed, 1 if it could not be opened, 2 if it was empty.
+ */
+static int counter_read(int dir, const char *path)
+{
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC), err;
+	char buf[32];
+	ssize_t n;
+
+	if (fd < 0) {
+		fprintf(stderr, "# open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = n < 0 ? -errno : n ? 0 : 2;
+	close(fd);
+	return err;
+}
+
+/* Root of a user's container: the counters are refused, by either sysfs. */
+static int stats_container(void *arg, int sync)
+{
+	int failed = 0, ret;
+
+	ret = counter_read(sys_dir, STATS_FILE);
+	failed += !OK(ret == -EACCES, vt_fmt("the host's sysfs: %d", ret));
+
+	/* a sysfs of its own: the cwd follows into the new mount namespace */
+	if (!OK(!fchdir(mnt_dir), strerror(errno)) ||
+	    !OK(!unshare(CLONE_NEWNS), strerror(errno)) ||
+	    !OK(!mount("sysfs", "sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL),
+		strerror(errno)))
+		return failed + 1;
+	ret = counter_read(AT_FDCWD, "sys/" STATS_FILE);
+	failed += !OK(ret == -EACCES, vt_fmt("its own sysfs: %d", ret));
+	return failed;
+}
+
+/* A user of the initial network namespace reads them. */
+static int stats_host(void *arg, int sync)
+{
+	int ret = counter_read(sys_dir, STATS_FILE);
+
+	return !OK(ret == 0, vt_fmt("%d", ret));
+}
+
+FIXTURE(stats) {
+	struct ns_child child;
+	char dir[32];
+};
+
+FIXTURE_SETUP(stats)
+{
+	self->child.pid = -1;
+	self->child.sync = -1;
+	strcpy(self->dir, "/tmp/vlc-sysfs-XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_EQ(0, mkdir(vt_fmt("%s/sys", self->dir), 0755));
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+	mnt_dir = open(self->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, mnt_dir);
+	sys_dir = open("/sys", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, sys_dir);
+	ASSERT_EQ(0, counter_read(sys_dir, STATS_FILE));
+}
+
+FIXTURE_TEARDOWN(stats)
+{
+	ns_kill(&self->child);
+	close(sys_dir);
+	close(mnt_dir);
+	rmdir(vt_fmt("%s/sys", self->dir));
+	rmdir(self->dir);
+}
+
+TEST_F_TIMEOUT(stats, host_only, 60)
+{
+	ASSERT_EQ(0, ns_start(&self->child, 65534, CLONE_NEWUSER | CLONE_NEWNET,
+			      stats_container, NULL));
+	EXPECT_EQ(0, ns_end(&self->child));
+	ASSERT_EQ(0, ns_start(&self->child, 65534, 0, stats_host, NULL));
+	EXPECT_EQ(0, ns_end(&self->child));
+}
+
+/*
+ * The listener of a network namespace a user made is the kernel's too:
+ * its SO_PEERCRED is pid 0, not that of the namespace's creator (this
+ * very process), with the kernel's uid and gid 0, which this user
+ * namespace does not map; and /proc/net/varlink there says it listens.
+ */
+static int peer_container(void *arg, int sync)
+{
+	struct ucred cred = { .pid = -1 };
+	socklen_t len = sizeof(cred);
+	int fd = vt_connect(), failed = 0;
+	FILE *f;
+	char line[64];
+	bool listening = false;
+
+	if (!OK(fd >= 0, strerror(errno)) ||
+	    !OK(!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len), strerror(errno)))
+		return 1;
+	close(fd);
+	failed += !OK(cred.pid == 0, vt_fmt("pid %d; this process is %d", cred.pid, getpid()));
+	failed += !OK(cred.uid == OVERFLOW_ID && cred.gid == OVERFLOW_ID,
+		      vt_fmt("uid %u gid %u", cred.uid, cred.gid));
+
+	fd = openat(proc_dir, "self/net/varlink", O_RDONLY | O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!OK(f, strerror(errno)))
+		return failed + 1;
+	while (fgets(line, sizeof(line), f))
+		listening |= !strcmp(line, "listening 1\n");
+	fclose(f);
+	failed += !OK(listening, "/proc/net/varlink: not listening 1");
+	return failed;
+}
+
+TEST(peer_is_the_kernel)
+{
+	struct ns_child child;
+
+	proc_dir = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, proc_dir);
+	ASSERT_EQ(0, ns_start(&child, 65534, CLONE_NEWUSER | CLONE_NEWNET,
+			      peer_container, NULL));
+	EXPECT_EQ(0, ns_end(&child));
+	close(proc_dir);
 }
 
 TEST_HARNESS_MAIN

@@ -6,11 +6,16 @@
  * and keeps serving.  With the providers gone, it unloads with clients
  * connected, idle, in the middle of a message or with replies unread:
  * each sees its connection closed, and the name is free again.  Then the
- * core and every provider are loaded again and serve new clients.
+ * core and every provider are loaded again and serve new clients.  A
+ * process that takes the name in a network namespace meanwhile keeps it,
+ * and the namespace shows it is not the kernel's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
@@ -185,6 +190,129 @@ TEST_F_TIMEOUT(core, cycles, 120)
 		EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 		vt_close(&c);
 	}
+}
+
+/*
+ * A squatter: a process that binds @org.kernel.varlink in a network
+ * namespace of its own while the core is unloaded keeps the name when
+ * the core loads again.  Its namespace is then unserved, and it shows:
+ * /proc/net/varlink there says "listening 0", a client's SO_PEERCRED
+ * names the squatter (a process, never pid 0), and the kernel log has a
+ * warning that names the namespace as net:[INODE].
+ */
+static int squat(int ready, int go)
+{
+	struct sockaddr_un addr;
+	socklen_t len = vt_addr(&addr, VARLINK_SOCKET_NAME, 0);
+	char ret = 0, b;
+	int fd;
+
+	/* the socket is of the namespace it is made in */
+	fd = unshare(CLONE_NEWNET) ? -1 : socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    bind(fd, (struct sockaddr *)&addr, len) || listen(fd, 8))
+		ret = 1;
+	if (write(ready, &ret, 1) != 1 || ret)
+		return 1;
+	/* connections wait in the backlog, unaccepted, until EOF on go */
+	return read(go, &b, 1) ? 2 : 0;
+}
+
+/* The value of line "@key N" of /proc/@pid/net/varlink, or -1 */
+static long proc_net_varlink(pid_t pid, const char *key)
+{
+	FILE *f = fopen(vt_fmt("/proc/%d/net/varlink", pid), "re");
+	char name[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &v) == 2)
+		if (!strcmp(name, key))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/* Whether a record of /dev/kmsg from @fd's position on has @text */
+static bool kmsg_has(int fd, const char *text)
+{
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;	/* overwritten before it was read */
+		rec[n] = '\0';
+		if (strstr(rec, text)) {
+			fprintf(stderr, "# %s", strchr(rec, ';') ? strchr(rec, ';') + 1 : rec);
+			return true;
+		}
+	}
+	return false;
+}
+
+TEST_F_TIMEOUT(core, squatter, 120)
+{
+	int ready[2], go[2], netns, here, kmsg, fd, status;
+	struct ucred cred = { .pid = -1 };
+	socklen_t len = sizeof(cred);
+	struct stat st;
+	pid_t pid;
+	char r = -1;
+
+	vt_close(&self->idle);
+	vt_close(&self->half);
+	vt_close(&self->monitor);
+	vt_close(&self->pipelined);
+	ASSERT_EQ(0, vt_providers_unload(&providers));
+	ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(ready[0]);
+		close(go[1]);
+		_exit(squat(ready[1], go[0]));
+	}
+	close(ready[1]);
+	close(go[0]);
+	ASSERT_EQ(1, read(ready[0], &r, 1));
+	ASSERT_EQ(0, r);
+	netns = open(vt_fmt("/proc/%d/ns/net", pid), O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, netns);
+	ASSERT_EQ(0, fstat(netns, &st));
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, kmsg);
+	ASSERT_LE(0, lseek(kmsg, 0, SEEK_END));
+	ASSERT_EQ(0, vt_insmod(VT_CORE_MODULE));
+	ASSERT_EQ(0, vt_providers_load(&providers));
+
+	EXPECT_EQ(1, proc_net_varlink(getpid(), "listening"));
+	EXPECT_EQ(0, proc_net_varlink(pid, "listening"));
+	EXPECT_TRUE(kmsg_has(kmsg, vt_fmt("net:[%lu]", (unsigned long)st.st_ino)))
+		TH_LOG("no warning names net:[%lu]", (unsigned long)st.st_ino);
+
+	/* a client in there talks to the squatter, and can tell */
+	here = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, here);
+	ASSERT_EQ(0, setns(netns, CLONE_NEWNET));
+	fd = vt_connect();
+	ASSERT_EQ(0, setns(here, CLONE_NEWNET));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len));
+	EXPECT_EQ(pid, cred.pid);
+	close(fd);
+
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	close(netns);
+	close(here);
+	close(kmsg);
 }
 
 TEST_HARNESS_MAIN

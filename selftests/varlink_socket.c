@@ -58,7 +58,12 @@ TEST_F(address, connect)
 	ASSERT_EQ(variant->err, self->fd < 0 ? errno : 0);
 }
 
-TEST(peer_is_root)
+/*
+ * The listener is the kernel's: a connection's SO_PEERCRED is pid 0 (no
+ * process: a process's socket carries its own pid), with the kernel's
+ * uid and gid 0, whoever loaded the module.
+ */
+TEST(peer_is_the_kernel)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
@@ -66,6 +71,7 @@ TEST(peer_is_root)
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len));
+	EXPECT_EQ(0, cred.pid);
 	EXPECT_EQ(0, cred.uid);
 	EXPECT_EQ(0, cred.gid);
 	close(fd);
