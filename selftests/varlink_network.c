@@ -520,6 +520,88 @@ TEST_F(net, list_links)
 	EXPECT_EQ(n, i) TH_LOG("%d links listed, %d in /sys/class/net", i, n);
 }
 
+/* More links than ListLinks first makes room for, added and listed. */
+#define MANY_LINKS	40
+
+static void many_links_clean(void)
+{
+	int i;
+
+	for (i = 0; i < MANY_LINKS; i++)
+		link_del(vt_fmt("vlmany%d", i));
+}
+
+TEST_F(net, list_links_many)
+{
+	char names[MANY_LINKS + 64][IFNAMSIZ];
+	const char *msg;
+	char *link;
+	int i, n;
+
+	many_links_clean();
+	for (i = 0; i < MANY_LINKS; i++)
+		ASSERT_EQ(0, link_add(vt_fmt("vlmany%d", i), "dummy", NULL));
+	n = sys_link_names(names, ARRAY_SIZE(names));
+	ASSERT_LE(MANY_LINKS + 1, n);
+	ASSERT_EQ(1, vt_call(&self->c, NET_CALL("ListLinks", "{}"), &msg));
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	for (i = 0; (link = link_at(msg, vt_fmt("parameters.links.%d", i))); i++)
+		free(link);
+	EXPECT_EQ(n, i) TH_LOG("%d links listed, %d in /sys/class/net", i, n);
+	many_links_clean();
+}
+
+/*
+ * Any user can hold RTNL for long (a netlink request in a network
+ * namespace of its own); the test provider's HoldRtnl holds it until
+ * ReleaseRtnl.  Meanwhile ListLinks and GetLink on more connections than
+ * the server has workers (256) are answered, and a new connection is
+ * served, and then the release: they do not wait for RTNL, which would
+ * take every worker from everybody.
+ * With fast_path=0, every call needs a worker.
+ */
+#define FAST_PATH	"/sys/module/varlink/parameters/fast_path"
+#define HOLD_RTNL	"{\"method\":\"" VT_IFACE ".HoldRtnl\",\"parameters\":{\"ms\":30000}}"
+#define RELEASE_RTNL	"{\"method\":\"" VT_IFACE ".ReleaseRtnl\"}"
+#define RTNL_CALLS	300
+
+TEST_F_TIMEOUT(net, rtnl_held, 120)
+{
+	struct vt_conn hold, *c = calloc(RTNL_CALLS + 1, sizeof(*c));
+	const char *msg;
+	int i;
+
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(0, vt_write_file(FAST_PATH, "0"));
+	ASSERT_EQ(0, vt_open_ready(&hold));
+	ASSERT_EQ(0, vt_send(&hold, HOLD_RTNL));
+	vt_sleep_ms(200);	/* for it to take RTNL */
+	for (i = 0; i < RTNL_CALLS; i++) {
+		ASSERT_EQ(0, vt_open(&c[i]));
+		ASSERT_EQ(0, vt_send(&c[i], i % 2 ? NET_CALL("ListLinks", "{}") :
+					       NET_CALL("GetLink", "{\"name\":\"lo\"}")));
+	}
+	/* somebody else, on a new connection, meanwhile */
+	ASSERT_EQ(0, vt_open(&c[RTNL_CALLS]));
+	ASSERT_EQ(1, vt_call(&c[RTNL_CALLS], VT_PING, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	for (i = 0; i < RTNL_CALLS; i++) {
+		ASSERT_EQ(1, vt_recv(&c[i], VT_TIMEOUT_MS, &msg)) TH_LOG("call %d", i);
+		EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("call %d: %s", i, msg);
+	}
+	/* all of them while RTNL was held */
+	EXPECT_EQ(-ETIMEDOUT, vt_recv(&hold, 0, &msg));
+	ASSERT_EQ(1, vt_call(&c[RTNL_CALLS], RELEASE_RTNL, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, vt_recv(&hold, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	for (i = 0; i <= RTNL_CALLS; i++)
+		vt_close(&c[i]);
+	vt_close(&hold);
+	free(c);
+	EXPECT_EQ(0, vt_write_file(FAST_PATH, "1"));
+}
+
 /* GetLink with no link, with neither or both parameters, or bad ones. */
 TEST_F(net, get_link_errors)
 {

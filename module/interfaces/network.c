@@ -6,9 +6,14 @@
  * The caller's namespace is that of the listener it connected to
  * (varlink_call_net()): a container sees its own links, and no other.
  *
- * Links are read under RTNL, which keeps them from going away or changing
- * while they are read; replies are written after a link was copied into a
- * struct network_link, or under RTNL, never under RCU (writing allocates).
+ * ListLinks and GetLink read the links under RCU, as /proc/net/dev and
+ * /sys/class/net do, not under RTNL: any user can hold RTNL for long (a
+ * netlink request in a network namespace of its own), and calls waiting
+ * for it would take the server's workers, which all connections share,
+ * from everybody.  MonitorLinks needs RTNL (the notifier runs under it),
+ * and its streams are bounded by max_monitors.  Replies are written after
+ * the links were copied into struct network_link, or under RTNL, never
+ * under RCU (writing allocates).
  *
  * MonitorLinks streams from a netdevice notifier, which hears the links of
  * every namespace: each event goes to the streams of the link's namespace
@@ -59,11 +64,13 @@
 #include <linux/kstrtox.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/notifier.h>
+#include <linux/rcupdate.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -221,12 +228,14 @@ static const char *const network_operstates[] = {
 	"dormant", "up",
 };
 
+/* Under RTNL or RCU */
 static void network_link_read(struct net_device *dev, struct network_link *l)
 {
 	unsigned char operstate = READ_ONCE(dev->operstate);
 	unsigned int addr_len = min_t(unsigned int, dev->addr_len, MAX_ADDR_LEN);
 
-	ASSERT_RTNL();
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_rtnl_is_held(),
+			 "needs RTNL or RCU");
 	strscpy(l->name, dev->name, sizeof(l->name));
 	l->index = dev->ifindex;
 	l->mtu = READ_ONCE(dev->mtu);
@@ -266,20 +275,62 @@ static void network_put_link(struct varlink_call *call, const char *key,
 	varlink_close_object(call);
 }
 
+/* Links there may be at most in a namespace, for ListLinks to copy at
+ * once (its reply would be far over the largest max_output before), and
+ * how often it counts them again when more came while it copied.
+ */
+#define NETWORK_LINKS_MAX	65536
+#define NETWORK_LIST_TRIES	3
+
+/* Copy the links of @net into @links, at most @max; how many there are,
+ * under one RCU section: the list of one moment.
+ */
+static unsigned int network_links_copy(struct net *net,
+				       struct network_link *links,
+				       unsigned int max)
+{
+	struct net_device *dev;
+	unsigned int n = 0;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		if (n < max)
+			network_link_read(dev, &links[n]);
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
 /* ListLinks() -> (links: []Link) */
 static int network_list_links(struct varlink_call *call, const void *params)
 {
-	struct network_link l;
-	struct net_device *dev;
+	struct net *net = varlink_call_net(call);
+	struct network_link *links = NULL;
+	unsigned int max, n = 0, i;
+	int tries;
 
-	varlink_open_array(call, "links");
-	rtnl_lock();
-	for_each_netdev(varlink_call_net(call), dev) {
-		network_link_read(dev, &l);
-		network_put_link(call, NULL, &l);
+	for (tries = 0; tries < NETWORK_LIST_TRIES; tries++) {
+		max = n + 16;	/* a few more, for those added meanwhile */
+		if (max > NETWORK_LINKS_MAX)
+			return -E2BIG;
+		kvfree(links);
+		links = kvmalloc_array(max, sizeof(*links), GFP_KERNEL_ACCOUNT);
+		if (!links)
+			return -ENOMEM;
+		n = network_links_copy(net, links, max);
+		if (n <= max)
+			break;
 	}
-	rtnl_unlock();
+	if (n > max) {
+		kvfree(links);
+		return -EAGAIN;
+	}
+	varlink_open_array(call, "links");
+	for (i = 0; i < n; i++)
+		network_put_link(call, NULL, &links[i]);
 	varlink_close_array(call);
+	kvfree(links);
 	/* a list over max_output becomes SystemError (EMSGSIZE) */
 	varlink_reply(call);
 	return 0;
@@ -328,14 +379,14 @@ static int network_get_link(struct varlink_call *call, const void *params)
 	if (p->index.text)
 		index = network_index(&p->index);
 
-	rtnl_lock();
+	rcu_read_lock();
 	if (p->name && strlen(p->name) < IFNAMSIZ)
-		dev = __dev_get_by_name(net, p->name);
+		dev = dev_get_by_name_rcu(net, p->name);
 	else if (index)
-		dev = __dev_get_by_index(net, index);
+		dev = dev_get_by_index_rcu(net, index);
 	if (dev)
 		network_link_read(dev, &l);
-	rtnl_unlock();
+	rcu_read_unlock();
 
 	if (dev) {
 		network_put_link(call, "link", &l);

@@ -40,11 +40,13 @@
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
+#include <linux/rtnetlink.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uidgid.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
@@ -190,6 +192,14 @@ static const char test_idl[] =
 "\n"
 "# Sleeps ms milliseconds (0 to 5000) in the callback, then replies.\n"
 "method Slow(ms: int) -> (ms: int)\n"
+"\n"
+"# Holds the RTNL in the callback, as a long netlink request of any user\n"
+"# may, until ReleaseRtnl is called or ms milliseconds (0 to 60000) have\n"
+"# passed, then replies.\n"
+"method HoldRtnl(ms: int) -> (ms: int)\n"
+"\n"
+"# Ends HoldRtnl.\n"
+"method ReleaseRtnl() -> ()\n"
 "\n"
 "# Replies with a string of size bytes (0 to 1048576).\n"
 "method Big(size: int) -> (data: string)\n"
@@ -812,6 +822,32 @@ static int test_slow(struct varlink_call *call, const void *params)
 	return test_reply(call);
 }
 
+#define TEST_RTNL_MAX_MS	60000
+static DECLARE_WAIT_QUEUE_HEAD(test_rtnl_wait);
+static bool test_rtnl_released;
+
+static int test_hold_rtnl(struct varlink_call *call, const void *params)
+{
+	const struct test_ms *p = params;
+
+	if (p->ms > TEST_RTNL_MAX_MS)
+		return varlink_error_invalid_parameter(call, "ms");
+	WRITE_ONCE(test_rtnl_released, false);
+	rtnl_lock();
+	wait_event_timeout(test_rtnl_wait, READ_ONCE(test_rtnl_released),
+			   msecs_to_jiffies(p->ms));
+	rtnl_unlock();
+	varlink_put_u64(call, "ms", p->ms);
+	return test_reply(call);
+}
+
+static int test_release_rtnl(struct varlink_call *call, const void *params)
+{
+	WRITE_ONCE(test_rtnl_released, true);
+	wake_up(&test_rtnl_wait);
+	return test_reply(call);
+}
+
 struct test_big {
 	u32 size;
 };
@@ -974,6 +1010,12 @@ static const struct varlink_method test_methods[] = {
 		.call = test_slow,
 		VARLINK_PARAMS(test_slow_params, struct test_ms),
 	},
+	{
+		.name = "HoldRtnl",
+		.call = test_hold_rtnl,
+		VARLINK_PARAMS(test_slow_params, struct test_ms),
+	},
+	{ .name = "ReleaseRtnl", .call = test_release_rtnl },
 	{
 		.name = "Big",
 		.call = test_big,
