@@ -251,6 +251,34 @@ static int sender_recv(struct socket *sock, struct kvec *iov,
 #endif
 
 /**
+ * vl_sender_passed_fds() - whether a client queued descriptors to the
+ *	connection's socket
+ * @sk: the connection's socket
+ *
+ * A varlink client never sends descriptors.  Since 6.16, SO_PASSRIGHTS
+ * off makes the client's sendmsg() fail instead.  Before, a descriptor
+ * sits in the receive queue until it is read, and the unix garbage
+ * collector does not see through a kernel socket: a client that sends
+ * its own connection while the server is not reading it (a call in
+ * flight) and exits leaves a connection nobody owns, which lives until
+ * the module is unloaded.  AF_UNIX counts the descriptors queued to a
+ * socket (scm_stat, added before the skb is queued and sk_data_ready()
+ * called, removed when it is read), so the caller closes a connection
+ * whose count is not 0, and closing it releases what is queued.
+ *
+ * Context: any; the connection's callbacks, once set.
+ * Return: true if descriptors are queued (never, since 6.16).
+ */
+bool vl_sender_passed_fds(struct sock *sk)
+{
+#ifdef SO_PASSRIGHTS
+	return false;
+#else
+	return atomic_read(&unix_sk(sk)->scm_stat.nr_fds);
+#endif
+}
+
+/**
  * vl_sender_recv() - read from a connection and learn who wrote it
  * @sock: the connection's socket
  * @iov: where to read to

@@ -15,6 +15,7 @@ struct mem_cgroup;
 struct net;
 struct pid;
 struct pid_namespace;
+struct sock;
 struct socket;
 struct user_namespace;
 struct uts_namespace;
@@ -69,5 +70,6 @@ int vl_sender_listen(struct socket *listener);
 int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 		   bool *changed);
 const struct cred *vl_sender_cred(const struct vl_sender *s, bool in_caller);
+bool vl_sender_passed_fds(struct sock *sk);
 
 #endif /* _VL_PEER_H */

@@ -923,4 +923,143 @@ TEST_F_TIMEOUT(slow, vanish_storm, 120)
 	EXPECT_EQ(0, provider_idle(VT_TIMEOUT_MS));
 }
 
+/*
+ * A varlink client never sends descriptors, and the server refuses any:
+ * since 6.16 the client's sendmsg() fails (EPERM), before it the server
+ * closes the connection at once.  A descriptor the server left queued
+ * while a call is in flight (here a Monitor stream the client does not
+ * read) would keep it until the server reads again; the connection's
+ * own descriptor, a cycle through the server's kernel socket that the
+ * unix garbage collector does not see, would keep the connection open
+ * after its client is gone, until the module is unloaded.  Sent by
+ * nobody, in a child that exits then; with a call in flight or on an
+ * idle connection; the connection's own descriptor or a pipe's.
+ */
+FIXTURE(passed_fd) {
+};
+
+FIXTURE_VARIANT(passed_fd) {
+	int in_flight;		/* a stream the client does not read */
+	int own;		/* the connection's descriptor, else a pipe's */
+};
+
+FIXTURE_VARIANT_ADD(passed_fd, in_flight_own) { .in_flight = 1, .own = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, in_flight_pipe) { .in_flight = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, idle_own) { .own = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, idle_pipe) { };
+
+FIXTURE_SETUP(passed_fd)
+{
+}
+
+FIXTURE_TEARDOWN(passed_fd)
+{
+}
+
+/* Send @msg with its NUL, and @fd along with it.  Returns 0 or -errno. */
+static int send_with_fd(struct vt_conn *c, const char *msg, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { .iov_base = (void *)msg, .iov_len = strlen(msg) + 1 };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = ctl,
+		.msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(c->fd, &mh, MSG_NOSIGNAL) == (ssize_t)iov.iov_len ? 0 : -errno;
+}
+
+/* The child: 0 if the server closed the connection, 1 if sendmsg() was
+ * refused, 2 if the connection stayed open; more on other errors.
+ */
+static int passed_fd_child(int in_flight, int pipe_fd)
+{
+	const char *msg;
+	struct vt_conn c;
+	int err;
+
+	if (vt_become(65534) || vt_open_ready(&c))
+		return 40;
+	if (in_flight) {
+		if (vt_send(&c, VT_MORE("Monitor", "{\"interval_ms\":200}")) ||
+		    vt_recv(&c, VT_TIMEOUT_MS, &msg) != 1 || !vt_continues(msg))
+			return 41;
+	}
+	err = send_with_fd(&c, VT_PING, pipe_fd >= 0 ? pipe_fd : c.fd);
+	if (err == -EPERM)
+		return 1;
+	if (err)
+		return 42;
+	if (in_flight)
+		return 0;	/* and the server is not reading */
+	switch (vt_closed(&c, 3000)) {
+	case 1:
+		return 0;
+	case 0:
+		fprintf(stderr, "# answered: %s\n", c.msg);
+		return 2;
+	default:
+		return 2;
+	}
+}
+
+TEST_F_TIMEOUT(passed_fd, refused, 60)
+{
+	long before = vt_stat("connections"), now = before;
+	long errors = vt_stat("protocol_errors");
+	long long deadline;
+	int p[2] = { -1, -1 }, status;
+	struct pollfd pfd;
+	pid_t pid;
+
+	ASSERT_LE(0, before);
+	ASSERT_NE(SIG_ERR, signal(SIGPIPE, SIG_IGN));
+	if (!variant->own)
+		ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (p[1] >= 0)
+			close(p[1]);
+		_exit(passed_fd_child(variant->in_flight, p[0]));
+	}
+	if (p[0] >= 0)
+		close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %d", status);
+	TH_LOG("%s", WEXITSTATUS(status) == 1 ? "sendmsg() refused the descriptor" :
+	       WEXITSTATUS(status) ? "the connection stayed open" :
+	       "the server closed the connection");
+	ASSERT_GT(2, WEXITSTATUS(status)) TH_LOG("child %d", WEXITSTATUS(status));
+
+	/* the connection is gone within a couple of seconds */
+	deadline = vt_now_ms() + 3000;
+	while ((now = vt_stat("connections")) > before && vt_now_ms() < deadline)
+		vt_sleep_ms(20);
+	EXPECT_GE(before, now) TH_LOG("connections %ld, before %ld", now, before);
+	/* and the pipe's read end with it: its write end has no reader */
+	if (p[1] >= 0) {
+		pfd = (struct pollfd){ .fd = p[1], .events = POLLOUT };
+		while (poll(&pfd, 1, 0) == 1 && !(pfd.revents & POLLERR) &&
+		       vt_now_ms() < deadline)
+			vt_sleep_ms(20);
+		EXPECT_TRUE(pfd.revents & POLLERR) TH_LOG("the pipe is still read");
+		close(p[1]);
+	}
+	/* a protocol error when the server closed it */
+	if (!WEXITSTATUS(status))
+		EXPECT_LT(errors, vt_stat("protocol_errors"));
+	EXPECT_EQ(0, served(NULL));
+}
+
 TEST_HARNESS_MAIN
