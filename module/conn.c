@@ -21,7 +21,8 @@
  * for the client to read.
  *
  * Memory: what a connection holds is charged to the memory cgroup of
- * the process that opened it (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
+ * the process that opened it, as its socket recorded it at connect()
+ * (peer.c) (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
  * cgroup made the active one while the connection is served or sent to),
  * so that a client cannot pin kernel memory past its cgroup's limit; a
  * charge that fails closes the connection.  An idle connection holds no

@@ -30,10 +30,14 @@ struct varlink_call;
  * @net: the network namespace of the listener it connected to; the
  *	accepted socket holds it
  * @pid_ns: the pid namespace the opener's pids were made in (a reference)
- * @uts_ns: the UTS namespace of the opener's thread group leader when
- *	accepted (a reference), or NULL if it had exited by then
+ * @uts_ns: the UTS namespace of the opener's process when accepted (of
+ *	its first thread that had not exited; a reference), or NULL if it
+ *	had exited by then
  * @memcg: the opener's memory cgroup (a reference), charged for what the
- *	connection holds; NULL for the root cgroup
+ *	connection holds: the one its accepted socket was allocated in, at
+ *	connect(); without socket accounting (cgroup v1, or
+ *	cgroup.memory=nosocket) that of the opener's process when accepted.
+ *	NULL for the root cgroup, or that opener gone by then
  * @node: on admission.c's list while the connection is admitted
  *
  * Read-only once taken (but @node, admission.c's): the connection and its

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -494,24 +496,49 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
  * connections and sends each 60 KiB of a message it never ends.  The
  * server would hold 7.5 MiB of input buffers: the cgroup reaches its
  * limit, and the connections are closed or the client is killed by the
- * cgroup's OOM killer; root is served throughout.
+ * cgroup's OOM killer; root is served throughout.  The same when the
+ * client's main thread has exited and another does the work: the
+ * process has no thread group leader with memory left, and is charged
+ * all the same.  That one runs with fast_path=0, so that the server reads
+ * in its kworker: in the client's task (the fast path), what is read
+ * would be charged to the client's cgroup anyway.
  */
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG		CG_ROOT "/vt-memcg"
 #define CG_CONNS	120
+#define VT_FAST_PATH	"/sys/module/varlink/parameters/fast_path"
 #define CG_BYTES	60000
 
-static int memcg_child(int ready_fd, int go_fd)
+struct memcg_args {
+	int ready_fd;
+	int go_fd;
+	int leader_exits;	/* the work is done by a thread */
+};
+
+/* Cleared by the kernel when the thread group leader has released its
+ * memory on its way out (set_tid_address(2)), the other threads going on.
+ */
+static int leader_tid = 1;
+
+static int memcg_work(const struct memcg_args *a)
 {
 	static char pad[CG_BYTES];
 	struct vt_conn *c = calloc(CG_CONNS, sizeof(*c));
 	char open_conns = 0, b;
-	int i;
+	int i = 0;
 
+	if (!c)
+		return 40;
+	while (a->leader_exits && __atomic_load_n(&leader_tid, __ATOMIC_ACQUIRE)) {
+		if (i++ == 500)
+			return 43;
+		vt_sleep_ms(10);
+	}
+	/* and it is done exiting its memory: the leader has none */
+	if (a->leader_exits)
+		vt_sleep_ms(100);
 	memset(pad, ' ', sizeof(pad));
 	pad[0] = '{';
-	if (!c || vt_write_file(CG "/cgroup.procs", "0") || vt_become(65534))
-		return 40;
 	for (i = 0; i < CG_CONNS; i++) {
 		if (vt_open(&c[i]))
 			return 41;
@@ -522,9 +549,33 @@ static int memcg_child(int ready_fd, int go_fd)
 	for (i = 0; i < CG_CONNS; i++)
 		open_conns += recv(c[i].fd, &b, 1, MSG_DONTWAIT | MSG_PEEK) < 0 &&
 			      errno == EAGAIN;
-	if (write(ready_fd, &open_conns, 1) != 1 || read(go_fd, &b, 1) != 0)
+	if (write(a->ready_fd, &open_conns, 1) != 1 || read(a->go_fd, &b, 1) != 0)
 		return 42;
 	return 0;
+}
+
+/* The thread that does the work once the leader has exited; its exit
+ * status is the process's.
+ */
+static void *memcg_thread(void *arg)
+{
+	_exit(memcg_work(arg));
+}
+
+static int memcg_child(struct memcg_args *a)
+{
+	pthread_t t;
+
+	if (vt_write_file(CG "/cgroup.procs", "0") || vt_become(65534))
+		return 40;
+	if (!a->leader_exits)
+		return memcg_work(a);
+	if (pthread_create(&t, NULL, memcg_thread, a))
+		return 44;
+	/* only this thread exits: the process goes on without its leader */
+	syscall(SYS_set_tid_address, &leader_tid);
+	syscall(SYS_exit, 0);
+	return 45;
 }
 
 static long cg_value(const char *file, const char *key)
@@ -548,8 +599,11 @@ static long cg_value(const char *file, const char *key)
 	return -1;
 }
 
-TEST_F_TIMEOUT(slow, memory_cgroup, 120)
+static void memory_cgroup_test(struct __test_metadata *_metadata,
+			       int leader_exits)
 {
+	struct memcg_args args = { .leader_exits = leader_exits };
+	long fast_path = vt_param("fast_path", 1);
 	int ready[2], go[2], status;
 	char open_conns = -1;
 	long events, killed;
@@ -562,18 +616,24 @@ TEST_F_TIMEOUT(slow, memory_cgroup, 120)
 	ASSERT_EQ(0, vt_write_file(CG "/memory.max", "2M"));
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
+	if (leader_exits)
+		ASSERT_EQ(0, vt_write_file(VT_FAST_PATH, "0"));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		close(ready[0]);
 		close(go[1]);
-		_exit(memcg_child(ready[1], go[0]));
+		args.ready_fd = ready[1];
+		args.go_fd = go[0];
+		_exit(memcg_child(&args));
 	}
 	close(ready[1]);
 	close(go[0]);
 	/* no report if the OOM killer took it */
 	if (read(ready[0], &open_conns, 1) != 1)
 		open_conns = -1;
+	if (leader_exits)
+		EXPECT_EQ(0, vt_write_file(VT_FAST_PATH, fast_path ? "1" : "0"));
 	events = cg_value(CG "/memory.events", "max");
 	killed = cg_value(CG "/memory.events", "oom_kill");
 	TH_LOG("open %d of %d, memory.events max %ld oom_kill %ld, memory.peak %ld",
@@ -586,6 +646,16 @@ TEST_F_TIMEOUT(slow, memory_cgroup, 120)
 	EXPECT_TRUE(killed > 0 || (WIFEXITED(status) && !WEXITSTATUS(status)))
 		TH_LOG("status %d", status);
 	EXPECT_EQ(0, rmdir(CG));
+}
+
+TEST_F_TIMEOUT(slow, memory_cgroup, 120)
+{
+	memory_cgroup_test(_metadata, 0);
+}
+
+TEST_F_TIMEOUT(slow, memory_cgroup_leader_exited, 120)
+{
+	memory_cgroup_test(_metadata, 1);
 }
 
 /*
