@@ -60,6 +60,19 @@
 #define VL_PEER_PID_DROP	1
 #endif
 
+/* 6.18 added mem_cgroup_from_sk(), the memory cgroup sk_alloc()
+ * recorded for a socket, where it had been read from sk->sk_memcg
+ * directly: the accessor is the way to it wherever it exists, since the
+ * field may carry flags in its low bits one day.  (6.12.y has it too,
+ * but returns the field itself there.)
+ */
+#include <net/sock.h>
+#if KERNEL_VERSION(6, 18, 0) <= LINUX_VERSION_CODE
+#define vl_sk_memcg(sk)	mem_cgroup_from_sk(sk)
+#else
+#define vl_sk_memcg(sk)	((sk)->sk_memcg)
+#endif
+
 /* 7.x moved a task's dumpability, and the user namespace that rules
  * it, from its mm to task->exec_state; <linux/sched/coredump.h> lost
  * SUID_DUMP_USER then, which tells the two apart.  Whether @task is

@@ -21,7 +21,8 @@
  * for the client to read.
  *
  * Memory: what a connection holds is charged to the memory cgroup of
- * the process that opened it (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
+ * the process that opened it, as its socket recorded it at connect()
+ * (peer.c) (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
  * cgroup made the active one while the connection is served or sent to),
  * so that a client cannot pin kernel memory past its cgroup's limit; a
  * charge that fails closes the connection.  An idle connection holds no
@@ -41,6 +42,13 @@
  * what it does not read stays in its own socket buffer; only streamed
  * replies can pile up in the output queue, and past max_output the
  * connection is closed.
+ *
+ * Descriptors: a varlink client never sends any, and one sent to a
+ * connection is refused on every kernel: since 6.16 the client's
+ * sendmsg() fails (SO_PASSRIGHTS off, peer.c); before, sk_data_ready()
+ * closes the connection as soon as one is queued, since one the server
+ * does not read soon (a call in flight) could be the connection's own,
+ * a cycle the unix garbage collector does not see.
  *
  * Lifetime: the connection holds a reference for itself until its
  * teardown, and every call holds one until its final reply.  The last
@@ -152,6 +160,22 @@ static void conn_write_space(struct sock *sk)
 
 static bool conn_process(struct vl_conn *conn, bool in_caller);
 
+/* Close a connection the client sent descriptors to, at once: closing
+ * releases them (see vl_sender_passed_fds()).  From the socket's
+ * callbacks, in any context.  Return: true if it was closed.
+ */
+static bool conn_refuse_fds(struct vl_conn *conn)
+{
+	if (!vl_sender_passed_fds(conn->sock->sk))
+		return false;
+	if (!test_and_set_bit(VL_CONN_DEAD, &conn->flags)) {
+		vl_stat_inc(protocol_errors);
+		pr_debug_ratelimited("closing a connection: it was sent a descriptor\n");
+	}
+	queue_work(conn->wq, &conn->io_work);
+	return true;
+}
+
 /* Data arrived: serve it in the sending task if that is safe. */
 static void conn_data_ready(struct sock *sk)
 {
@@ -168,8 +192,10 @@ static void conn_data_ready(struct sock *sk)
 	if (!conn)
 		goto out;
 
-	if (READ_ONCE(vl_config.fast_path) && preemptible() &&
-	    mutex_trylock(&conn->io_lock)) {
+	if (conn_refuse_fds(conn))
+		done = true;	/* io_work is queued to tear it down */
+	else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
+		 mutex_trylock(&conn->io_lock)) {
 		done = conn_process(conn, true);
 		mutex_unlock(&conn->io_lock);
 		vl_test_delay(VL_TEST_SENDER_DELAY);
@@ -736,7 +762,9 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	/* once the callbacks are set, io_work may run and close it */
 	vl_conn_get(conn);
 	set_callbacks(conn);
-	queue_work(wq, &conn->io_work);	/* data may be there already */
+	/* data may be there already, and descriptors with it */
+	if (!conn_refuse_fds(conn))
+		queue_work(wq, &conn->io_work);
 	vl_conn_put(conn);
 	return 0;
 

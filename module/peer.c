@@ -13,8 +13,10 @@
  * network namespace is the listener's), whichever task writes on the
  * connection and whether the call runs in a kworker or in the caller's
  * own task; what the connection holds is charged to the opener's memory
- * cgroup, and the connection is counted against the opener's user, see
- * peer_user().
+ * cgroup, the one the socket layer recorded when the opener connected
+ * (the accepted socket is allocated in its task), so that a process
+ * whose thread group leader has exited is charged all the same; and the
+ * connection is counted against the opener's user, see peer_user().
  *
  * The sender.  The opener says who connected, not who writes on the
  * connection now: the descriptor may have been inherited or passed since,
@@ -47,6 +49,7 @@
  * credentials override the current ones around ns_capable_noaudit().
  */
 #include <linux/capability.h>
+#include <linux/cgroup.h>
 #include <linux/cred.h>
 #include <linux/memcontrol.h>
 #include <linux/net.h>
@@ -158,23 +161,70 @@ static s64 boottime_offset(struct task_struct *task)
 	return off;
 }
 
+/* A thread of @leader's group that has not begun to exit, with a
+ * reference, or NULL: the leader itself may have exited (SYS_exit) while
+ * the other threads go on.
+ */
+static struct task_struct *live_thread(struct task_struct *leader)
+{
+	struct task_struct *t, *found = NULL;
+
+	rcu_read_lock();
+	for_each_thread(leader, t) {
+		if (!(READ_ONCE(t->flags) & PF_EXITING)) {
+			found = get_task_struct(t);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* The memory cgroup the socket layer recorded for @sk (a reference), or
+ * NULL.  An accepted AF_UNIX socket is allocated in the connecting task,
+ * in unix_stream_connect(), and sk_alloc() records that task's memory
+ * cgroup (mem_cgroup_sk_alloc()): the opener's at connect(), whatever
+ * its threads do since.  None is recorded for the root cgroup, nor when
+ * socket accounting is off (*@off then): cgroup v1 without kmem.tcp
+ * accounting, or cgroup.memory=nosocket.
+ */
+static struct mem_cgroup *sk_memcg_get(struct sock *sk, bool *off)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg = vl_sk_memcg(sk);
+
+	*off = !mem_cgroup_sockets_enabled ||
+	       !cgroup_subsys_on_dfl(memory_cgrp_subsys);
+	if (memcg)
+		css_get(&memcg->css);
+	return memcg;
+#else
+	*off = false;
+	return NULL;
+#endif
+}
+
 /**
  * vl_peer_get() - take who opened an accepted connection
  * @peer: filled in; vl_peer_put() drops it, even on error
  * @sock: the accepted socket
  *
- * From the peer credentials AF_UNIX took at connect(), and the process
- * they name.  An opener that has exited by now (its last call may still
- * be in the socket) leaves no UTS namespace, and the root memory cgroup
- * (nothing is charged), as does one without memory.
+ * From the peer credentials AF_UNIX took at connect(), the socket the
+ * connecting task allocated, and the process they name.  The memory
+ * cgroup is the one the socket layer recorded at connect(); only where
+ * it records none for want of socket accounting, the opener's found
+ * through any of its threads that has not exited.  An opener that has
+ * exited by now (its last call may still be in the socket) leaves no
+ * UTS namespace, nor such a memory cgroup.
  *
  * Return: 0, or -EPROTO if the socket has no peer credentials.
  */
 int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 {
 	struct sock *sk = sock->sk;
-	struct task_struct *task;
-	struct mm_struct *mm;
+	struct task_struct *task, *leader;
+	struct mm_struct *mm = NULL;
+	bool no_sk_memcg;
 
 	memset(peer, 0, sizeof(*peer));
 	peer->net = sock_net(sk);
@@ -187,13 +237,19 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 	peer->user = peer_user(peer->cred);
 	peer->tenant = peer_tenant(peer->cred, peer->net);
 	peer->pid_ns = get_pid_ns(ns_of_pid(peer->pid));
+	peer->memcg = sk_memcg_get(sk, &no_sk_memcg);
 
-	task = get_pid_task(peer->pid, PIDTYPE_TGID);
+	leader = get_pid_task(peer->pid, PIDTYPE_TGID);
+	if (!leader)
+		return 0;
+	task = live_thread(leader);
+	put_task_struct(leader);
 	if (!task)
 		return 0;
 	peer->uts_ns = uts_ns_get(task);
 	peer->boottime_offset = boottime_offset(task);
-	mm = get_task_mm(task);
+	if (!peer->memcg && no_sk_memcg)
+		mm = get_task_mm(task);
 	put_task_struct(task);
 	if (mm) {
 		peer->memcg = get_mem_cgroup_from_mm(mm);
@@ -302,6 +358,34 @@ static int sender_recv(struct socket *sock, struct kvec *iov,
 	return kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
 }
 #endif
+
+/**
+ * vl_sender_passed_fds() - whether a client queued descriptors to the
+ *	connection's socket
+ * @sk: the connection's socket
+ *
+ * A varlink client never sends descriptors.  Since 6.16, SO_PASSRIGHTS
+ * off makes the client's sendmsg() fail instead.  Before, a descriptor
+ * sits in the receive queue until it is read, and the unix garbage
+ * collector does not see through a kernel socket: a client that sends
+ * its own connection while the server is not reading it (a call in
+ * flight) and exits leaves a connection nobody owns, which lives until
+ * the module is unloaded.  AF_UNIX counts the descriptors queued to a
+ * socket (scm_stat, added before the skb is queued and sk_data_ready()
+ * called, removed when it is read), so the caller closes a connection
+ * whose count is not 0, and closing it releases what is queued.
+ *
+ * Context: any; the connection's callbacks, once set.
+ * Return: true if descriptors are queued (never, since 6.16).
+ */
+bool vl_sender_passed_fds(struct sock *sk)
+{
+#ifdef SO_PASSRIGHTS
+	return false;
+#else
+	return atomic_read(&unix_sk(sk)->scm_stat.nr_fds);
+#endif
+}
 
 /**
  * vl_sender_recv() - read from a connection and learn who wrote it
@@ -649,10 +733,10 @@ EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
  * varlink_call_uts_ns() - the caller's UTS namespace
  * @call: the call
  *
- * That of the opener's thread group leader when the connection was
- * accepted, see varlink_call_net().  A process that connects, writes and
- * exits before the server accepts the connection leaves none: answer
- * nothing that depends on it then.
+ * That of the opener's process (its first thread that had not exited)
+ * when the connection was accepted, see varlink_call_net().  A process
+ * that connects, writes and exits before the server accepts the
+ * connection leaves none: answer nothing that depends on it then.
  *
  * Return: the UTS namespace, or NULL.
  */

@@ -15,6 +15,7 @@ struct mem_cgroup;
 struct net;
 struct pid;
 struct pid_namespace;
+struct sock;
 struct socket;
 struct user_namespace;
 struct uts_namespace;
@@ -32,12 +33,16 @@ struct varlink_call;
  * @net: the network namespace of the listener it connected to; the
  *	accepted socket holds it
  * @pid_ns: the pid namespace the opener's pids were made in (a reference)
- * @uts_ns: the UTS namespace of the opener's thread group leader when
- *	accepted (a reference), or NULL if it had exited by then
+ * @uts_ns: the UTS namespace of the opener's process when accepted (of
+ *	its first thread that had not exited; a reference), or NULL if it
+ *	had exited by then
  * @boottime_offset: the offset of the opener's time namespace to
  *	CLOCK_BOOTTIME, in nanoseconds (0 outside one, or if it had exited)
  * @memcg: the opener's memory cgroup (a reference), charged for what the
- *	connection holds; NULL for the root cgroup
+ *	connection holds: the one its accepted socket was allocated in, at
+ *	connect(); without socket accounting (cgroup v1, or
+ *	cgroup.memory=nosocket) that of the opener's process when accepted.
+ *	NULL for the root cgroup, or that opener gone by then
  * @node: on admission.c's list while the connection is admitted
  *
  * Read-only once taken (but @node, admission.c's): the connection and its
@@ -76,5 +81,6 @@ int vl_sender_listen(struct socket *listener);
 int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 		   bool *changed);
 const struct cred *vl_sender_cred(const struct vl_sender *s);
+bool vl_sender_passed_fds(struct sock *sk);
 
 #endif /* _VL_PEER_H */

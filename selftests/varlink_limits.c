@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -494,24 +496,49 @@ TEST_F_TIMEOUT(slow, connections_total, 300)
  * connections and sends each 60 KiB of a message it never ends.  The
  * server would hold 7.5 MiB of input buffers: the cgroup reaches its
  * limit, and the connections are closed or the client is killed by the
- * cgroup's OOM killer; root is served throughout.
+ * cgroup's OOM killer; root is served throughout.  The same when the
+ * client's main thread has exited and another does the work: the
+ * process has no thread group leader with memory left, and is charged
+ * all the same.  That one runs with fast_path=0, so that the server reads
+ * in its kworker: in the client's task (the fast path), what is read
+ * would be charged to the client's cgroup anyway.
  */
 #define CG_ROOT		"/sys/fs/cgroup"
 #define CG		CG_ROOT "/vt-memcg"
 #define CG_CONNS	120
+#define VT_FAST_PATH	"/sys/module/varlink/parameters/fast_path"
 #define CG_BYTES	60000
 
-static int memcg_child(int ready_fd, int go_fd)
+struct memcg_args {
+	int ready_fd;
+	int go_fd;
+	int leader_exits;	/* the work is done by a thread */
+};
+
+/* Cleared by the kernel when the thread group leader has released its
+ * memory on its way out (set_tid_address(2)), the other threads going on.
+ */
+static int leader_tid = 1;
+
+static int memcg_work(const struct memcg_args *a)
 {
 	static char pad[CG_BYTES];
 	struct vt_conn *c = calloc(CG_CONNS, sizeof(*c));
 	char open_conns = 0, b;
-	int i;
+	int i = 0;
 
+	if (!c)
+		return 40;
+	while (a->leader_exits && __atomic_load_n(&leader_tid, __ATOMIC_ACQUIRE)) {
+		if (i++ == 500)
+			return 43;
+		vt_sleep_ms(10);
+	}
+	/* and it is done exiting its memory: the leader has none */
+	if (a->leader_exits)
+		vt_sleep_ms(100);
 	memset(pad, ' ', sizeof(pad));
 	pad[0] = '{';
-	if (!c || vt_write_file(CG "/cgroup.procs", "0") || vt_become(65534))
-		return 40;
 	for (i = 0; i < CG_CONNS; i++) {
 		if (vt_open(&c[i]))
 			return 41;
@@ -522,9 +549,33 @@ static int memcg_child(int ready_fd, int go_fd)
 	for (i = 0; i < CG_CONNS; i++)
 		open_conns += recv(c[i].fd, &b, 1, MSG_DONTWAIT | MSG_PEEK) < 0 &&
 			      errno == EAGAIN;
-	if (write(ready_fd, &open_conns, 1) != 1 || read(go_fd, &b, 1) != 0)
+	if (write(a->ready_fd, &open_conns, 1) != 1 || read(a->go_fd, &b, 1) != 0)
 		return 42;
 	return 0;
+}
+
+/* The thread that does the work once the leader has exited; its exit
+ * status is the process's.
+ */
+static void *memcg_thread(void *arg)
+{
+	_exit(memcg_work(arg));
+}
+
+static int memcg_child(struct memcg_args *a)
+{
+	pthread_t t;
+
+	if (vt_write_file(CG "/cgroup.procs", "0") || vt_become(65534))
+		return 40;
+	if (!a->leader_exits)
+		return memcg_work(a);
+	if (pthread_create(&t, NULL, memcg_thread, a))
+		return 44;
+	/* only this thread exits: the process goes on without its leader */
+	syscall(SYS_set_tid_address, &leader_tid);
+	syscall(SYS_exit, 0);
+	return 45;
 }
 
 static long cg_value(const char *file, const char *key)
@@ -548,8 +599,11 @@ static long cg_value(const char *file, const char *key)
 	return -1;
 }
 
-TEST_F_TIMEOUT(slow, memory_cgroup, 120)
+static void memory_cgroup_test(struct __test_metadata *_metadata,
+			       int leader_exits)
 {
+	struct memcg_args args = { .leader_exits = leader_exits };
+	long fast_path = vt_param("fast_path", 1);
 	int ready[2], go[2], status;
 	char open_conns = -1;
 	long events, killed;
@@ -562,18 +616,24 @@ TEST_F_TIMEOUT(slow, memory_cgroup, 120)
 	ASSERT_EQ(0, vt_write_file(CG "/memory.max", "2M"));
 	ASSERT_EQ(0, pipe(ready));
 	ASSERT_EQ(0, pipe(go));
+	if (leader_exits)
+		ASSERT_EQ(0, vt_write_file(VT_FAST_PATH, "0"));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
 		close(ready[0]);
 		close(go[1]);
-		_exit(memcg_child(ready[1], go[0]));
+		args.ready_fd = ready[1];
+		args.go_fd = go[0];
+		_exit(memcg_child(&args));
 	}
 	close(ready[1]);
 	close(go[0]);
 	/* no report if the OOM killer took it */
 	if (read(ready[0], &open_conns, 1) != 1)
 		open_conns = -1;
+	if (leader_exits)
+		EXPECT_EQ(0, vt_write_file(VT_FAST_PATH, fast_path ? "1" : "0"));
 	events = cg_value(CG "/memory.events", "max");
 	killed = cg_value(CG "/memory.events", "oom_kill");
 	TH_LOG("open %d of %d, memory.events max %ld oom_kill %ld, memory.peak %ld",
@@ -586,6 +646,16 @@ TEST_F_TIMEOUT(slow, memory_cgroup, 120)
 	EXPECT_TRUE(killed > 0 || (WIFEXITED(status) && !WEXITSTATUS(status)))
 		TH_LOG("status %d", status);
 	EXPECT_EQ(0, rmdir(CG));
+}
+
+TEST_F_TIMEOUT(slow, memory_cgroup, 120)
+{
+	memory_cgroup_test(_metadata, 0);
+}
+
+TEST_F_TIMEOUT(slow, memory_cgroup_leader_exited, 120)
+{
+	memory_cgroup_test(_metadata, 1);
 }
 
 /*
@@ -921,6 +991,146 @@ TEST_F_TIMEOUT(slow, vanish_storm, 120)
 		EXPECT_EQ(0, served(NULL));
 	}
 	EXPECT_EQ(0, provider_idle(VT_TIMEOUT_MS));
+}
+
+/*
+ * A varlink client never sends descriptors, and the server refuses any:
+ * since 6.16 the client's sendmsg() fails (EPERM), before it the server
+ * closes the connection at once.  A descriptor the server left queued
+ * while a call is in flight (here a Monitor stream the client does not
+ * read) would keep it until the server reads again; the connection's
+ * own descriptor, a cycle through the server's kernel socket that the
+ * unix garbage collector does not see, would keep the connection open
+ * after its client is gone, until the module is unloaded.  Sent by
+ * nobody, in a child that exits then; with a call in flight or on an
+ * idle connection; the connection's own descriptor or a pipe's.
+ */
+FIXTURE(passed_fd) {
+};
+
+FIXTURE_VARIANT(passed_fd) {
+	int in_flight;		/* a stream the client does not read */
+	int own;		/* the connection's descriptor, else a pipe's */
+};
+
+FIXTURE_VARIANT_ADD(passed_fd, in_flight_own) { .in_flight = 1, .own = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, in_flight_pipe) { .in_flight = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, idle_own) { .own = 1 };
+
+FIXTURE_VARIANT_ADD(passed_fd, idle_pipe) { };
+
+FIXTURE_SETUP(passed_fd)
+{
+}
+
+FIXTURE_TEARDOWN(passed_fd)
+{
+}
+
+/* Send @msg with its NUL, and @fd along with it.  Returns 0 or -errno. */
+static int send_with_fd(struct vt_conn *c, const char *msg, int fd)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { .iov_base = (void *)msg, .iov_len = strlen(msg) + 1 };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = ctl,
+		.msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(c->fd, &mh, MSG_NOSIGNAL) == (ssize_t)iov.iov_len ? 0 : -errno;
+}
+
+/* The child: 0 if the server closed the connection, 1 if sendmsg() was
+ * refused, 2 if the connection stayed open; more on other errors.
+ */
+static int passed_fd_child(int in_flight, int pipe_fd)
+{
+	const char *msg;
+	struct vt_conn c;
+	int err;
+
+	if (vt_become(65534) || vt_open_ready(&c))
+		return 40;
+	if (in_flight) {
+		if (vt_send(&c, VT_MORE("Monitor", "{\"interval_ms\":200}")) ||
+		    vt_recv(&c, VT_TIMEOUT_MS, &msg) != 1 || !vt_continues(msg))
+			return 41;
+	}
+	err = send_with_fd(&c, VT_PING, pipe_fd >= 0 ? pipe_fd : c.fd);
+	if (err == -EPERM)
+		return 1;
+	if (err)
+		return 42;
+	if (in_flight)
+		return 0;	/* and the server is not reading */
+	switch (vt_closed(&c, 3000)) {
+	case 1:
+		return 0;
+	case 0:
+		fprintf(stderr, "# answered: %s\n", c.msg);
+		return 2;
+	default:
+		return 2;
+	}
+}
+
+TEST_F_TIMEOUT(passed_fd, refused, 60)
+{
+	long before = vt_stat("connections"), now = before;
+	long errors = vt_stat("protocol_errors");
+	long long deadline;
+	int p[2] = { -1, -1 }, status;
+	struct pollfd pfd;
+	pid_t pid;
+
+	ASSERT_LE(0, before);
+	ASSERT_NE(SIG_ERR, signal(SIGPIPE, SIG_IGN));
+	if (!variant->own)
+		ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (p[1] >= 0)
+			close(p[1]);
+		_exit(passed_fd_child(variant->in_flight, p[0]));
+	}
+	if (p[0] >= 0)
+		close(p[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %d", status);
+	TH_LOG("%s", WEXITSTATUS(status) == 1 ? "sendmsg() refused the descriptor" :
+	       WEXITSTATUS(status) ? "the connection stayed open" :
+	       variant->in_flight ? "sent, the client exited" :
+	       "the server closed the connection");
+	ASSERT_GT(2, WEXITSTATUS(status)) TH_LOG("child %d", WEXITSTATUS(status));
+
+	/* the connection is gone within a couple of seconds */
+	deadline = vt_now_ms() + 3000;
+	while ((now = vt_stat("connections")) > before && vt_now_ms() < deadline)
+		vt_sleep_ms(20);
+	EXPECT_GE(before, now) TH_LOG("connections %ld, before %ld", now, before);
+	/* and the pipe's read end with it: its write end has no reader */
+	if (p[1] >= 0) {
+		pfd = (struct pollfd){ .fd = p[1], .events = POLLOUT };
+		while (poll(&pfd, 1, 0) == 1 && !(pfd.revents & POLLERR) &&
+		       vt_now_ms() < deadline)
+			vt_sleep_ms(20);
+		EXPECT_TRUE(pfd.revents & POLLERR) TH_LOG("the pipe is still read");
+		close(p[1]);
+	}
+	/* a protocol error when the server closed it */
+	if (!WEXITSTATUS(status))
+		EXPECT_LT(errors, vt_stat("protocol_errors"));
+	EXPECT_EQ(0, served(NULL));
 }
 
 TEST_HARNESS_MAIN
