@@ -113,12 +113,15 @@ struct vl_conn {
 	struct varlink_call *call;
 };
 
-/* A client's task runs conn_data_ready(), module code, from its own
- * sendmsg(), for as long as the fast path takes.  Module exit waits for
- * every such task to leave: unload must not free the code they run or
- * the workqueue they queue on.
+/* Other tasks run the module's socket callbacks: a client's task runs
+ * conn_data_ready() from its own sendmsg(), for as long as the fast path
+ * takes, conn_write_space() when it reads a reply, conn_wake() when it
+ * closes, listen_data_ready() (server.c) when it connects.  Each runs
+ * inside this SRCU section, and module exit, once every callback is
+ * restored, waits for every task still inside one to leave: unload must
+ * not free the code they run or the workqueue they queue on.
  */
-DEFINE_STATIC_SRCU(senders_srcu);
+DEFINE_SRCU(vl_callbacks_srcu);
 
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
@@ -138,24 +141,32 @@ void vl_conn_put(struct vl_conn *conn)
 static void conn_wake(struct sock *sk)
 {
 	struct vl_conn *conn;
+	int idx;
 
+	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
 	if (conn)
 		queue_work(conn->wq, &conn->io_work);
 	read_unlock_bh(&sk->sk_callback_lock);
+	vl_test_callback_delay();
+	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
 /* Room in the socket: only worth a wakeup if output is waiting for it. */
 static void conn_write_space(struct sock *sk)
 {
 	struct vl_conn *conn;
+	int idx;
 
+	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
 	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags))
 		queue_work(conn->wq, &conn->io_work);
 	read_unlock_bh(&sk->sk_callback_lock);
+	vl_test_callback_delay();
+	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
 static bool conn_process(struct vl_conn *conn, bool in_caller);
@@ -183,7 +194,7 @@ static void conn_data_ready(struct sock *sk)
 	bool done = false;
 	int idx;
 
-	idx = srcu_read_lock(&senders_srcu);
+	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
 	if (conn)
@@ -204,7 +215,7 @@ static void conn_data_ready(struct sock *sk)
 		queue_work(conn->wq, &conn->io_work);
 	vl_conn_put(conn);
 out:
-	srcu_read_unlock(&senders_srcu, idx);
+	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
 /**
@@ -795,7 +806,7 @@ void vl_conn_shutdown_all(void)
 	spin_unlock(&conns_lock);
 	wait_var_event(&vl_connections, !atomic_read(&vl_connections));
 	/* the callbacks are gone: wait for the senders still inside */
-	synchronize_srcu(&senders_srcu);
+	synchronize_srcu(&vl_callbacks_srcu);
 }
 
 /**

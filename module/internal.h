@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/refcount.h>
+#include <linux/srcu.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -48,6 +49,8 @@ bool vl_server_init_net_only(void);
 struct socket;
 struct vl_conn;
 
+/* conn.c: the connections; vl_callbacks_srcu covers the socket callbacks */
+extern struct srcu_struct vl_callbacks_srcu;
 int vl_conn_init(void);
 void vl_conn_exit(void);
 int vl_conn_create(struct socket *sock, struct workqueue_struct *wq);
@@ -105,6 +108,7 @@ void vl_registry_exit(void);
 enum vl_test_delay {
 	VL_TEST_SENDER_DELAY,	/* a sender lingers once served inline */
 	VL_TEST_CANCEL_DELAY,	/* before a call's cancel callback */
+	VL_TEST_CALLBACK_DELAY,	/* a task lingers in a socket callback */
 	VL_TEST_DELAYS
 };
 
@@ -122,6 +126,13 @@ static inline void vl_test_delay(enum vl_test_delay which)
 	ms = READ_ONCE(vl_test_delay_ms[which]);
 	if (ms)
 		msleep(ms);
+}
+
+/* A socket callback's task lingers in module code, where it may sleep */
+static inline void vl_test_callback_delay(void)
+{
+	if (preemptible())
+		vl_test_delay(VL_TEST_CALLBACK_DELAY);
 }
 
 /* call.c: a call, its lifetime and its replies */

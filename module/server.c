@@ -17,6 +17,7 @@
 #include <linux/proc_fs.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
+#include <linux/srcu.h>
 #include <linux/un.h>
 #include <linux/workqueue.h>
 #include <net/af_unix.h>
@@ -45,15 +46,20 @@ static struct workqueue_struct *server_wq;
 static char server_name[UNIX_PATH_MAX];
 static bool server_init_net_only;
 
+/* In the connecting task, see vl_callbacks_srcu */
 static void listen_data_ready(struct sock *sk)
 {
 	struct vl_server *srv;
+	int idx;
 
+	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	srv = sk->sk_user_data;
 	if (srv && sk->sk_state == TCP_LISTEN)
 		mod_delayed_work(server_wq, &srv->accept_work, 0);
 	read_unlock_bh(&sk->sk_callback_lock);
+	vl_test_callback_delay();
+	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
 static void accept_work(struct work_struct *work)

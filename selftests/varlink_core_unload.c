@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -313,6 +314,98 @@ TEST_F_TIMEOUT(core, squatter, 120)
 	close(netns);
 	close(here);
 	close(kmsg);
+}
+
+/*
+ * Unload while a client's task is inside one of the core's other socket
+ * callbacks, which it runs from its own connect(), close() or recv()
+ * (listen_data_ready(), conn_wake(), conn_write_space()), and lingers
+ * there (test_callback_delay_ms, a debugfs knob of test builds).  Unload
+ * waits for it to leave: the code it runs is not freed under it.
+ */
+#define CALLBACK_DELAY	"/sys/kernel/debug/varlink/test_callback_delay_ms"
+
+enum callback_action { BY_CONNECT, BY_CLOSE, BY_READ };
+
+FIXTURE(callback) {
+};
+
+FIXTURE_VARIANT(callback) {
+	enum callback_action action;
+};
+
+FIXTURE_VARIANT_ADD(callback, connect) { .action = BY_CONNECT };
+FIXTURE_VARIANT_ADD(callback, close) { .action = BY_CLOSE };
+FIXTURE_VARIANT_ADD(callback, read) { .action = BY_READ };
+
+FIXTURE_SETUP(callback)
+{
+	ASSERT_TRUE(vt_module_loaded(VT_CORE_MODULE));
+	vt_providers_find(&providers);
+}
+
+FIXTURE_TEARDOWN(callback)
+{
+	if (!vt_module_loaded(VT_CORE_MODULE))
+		vt_insmod(VT_CORE_MODULE);
+	vt_providers_load(&providers);
+}
+
+/* In the child: get ready, say so on @ready, then act, which returns
+ * once the callback's delay is over.
+ */
+static int callback_child(enum callback_action action, int ready)
+{
+	struct pollfd pfd;
+	struct vt_conn c;
+	const char *msg;
+	char b = 0;
+
+	if (action != BY_CONNECT && vt_open_ready(&c))
+		return 1;
+	if (action == BY_READ) {
+		/* a reply waits to be read: reading it frees the server's skb */
+		pfd = (struct pollfd){ .fd = c.fd, .events = POLLIN };
+		if (vt_send(&c, "{\"method\":\"org.varlink.service.GetInfo\"}") ||
+		    poll(&pfd, 1, VT_TIMEOUT_MS) != 1)
+			return 2;
+	}
+	if (vt_write_file(CALLBACK_DELAY, "1500") || write(ready, &b, 1) != 1)
+		return 3;
+	switch (action) {
+	case BY_CONNECT:
+		return vt_connect() < 0 ? 4 : 0;
+	case BY_CLOSE:
+		return close(c.fd) ? 5 : 0;
+	case BY_READ:
+		return vt_recv(&c, VT_TIMEOUT_MS, &msg) == 1 ? 0 : 6;
+	}
+	return 7;
+}
+
+TEST_F_TIMEOUT(callback, unload_waits, 120)
+{
+	long long t0, waited;
+	int status, ready[2];
+	pid_t pid;
+	char b;
+
+	ASSERT_EQ(0, vt_providers_unload(&providers));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(callback_child(variant->action, ready[1]));
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &b, 1));
+	vt_sleep_ms(300);	/* the child is in the callback now */
+	t0 = vt_now_ms();
+	ASSERT_EQ(0, vt_rmmod(VT_CORE_MODULE, 60000));
+	waited = vt_now_ms() - t0;
+	TH_LOG("unload took %lld ms", waited);
+	EXPECT_LT(800, waited);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status)) TH_LOG("status %d", status);
 }
 
 TEST_HARNESS_MAIN
