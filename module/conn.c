@@ -102,6 +102,7 @@ struct vl_conn {
 	u32 rx_cap;
 	u32 rx_scanned;			/* no NUL in @rx before this */
 	struct vl_sender sender;	/* who wrote what was read last */
+	struct vl_writers writers;	/* who wrote since, as they noted */
 	bool rx_mixed;			/* the next message has bytes of another too */
 
 	/* output and the call in flight, under @lock */
@@ -203,6 +204,8 @@ static void conn_data_ready(struct sock *sk)
 	if (!conn)
 		goto out;
 
+	/* before any read: the writer is the current task's process */
+	vl_writers_note(&conn->writers);
 	if (conn_refuse_fds(conn))
 		done = true;	/* io_work is queued to tear it down */
 	else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
@@ -533,7 +536,8 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 			return -ENOMEM;
 		iov.iov_base = conn->rx + conn->rx_len;
 		iov.iov_len = conn->rx_cap - conn->rx_len;
-		n = vl_sender_recv(conn->sock, &iov, &conn->sender, &changed);
+		n = vl_sender_recv(conn->sock, &iov, &conn->sender,
+				   &conn->writers, &changed);
 		/* the start of this message came from somebody else */
 		if (n > 0 && changed && conn->rx_len)
 			conn->rx_mixed = true;
@@ -716,6 +720,7 @@ static void free_work(struct work_struct *work)
 	cancel_work_sync(&conn->io_work);
 	sock_release(conn->sock);
 	put_pid(conn->sender.pid);
+	vl_writers_release(&conn->writers);
 	rx_release(conn);
 	buf_free(conn->tx, conn->tx_cap);
 	vl_peer_put(&conn->peer);
@@ -761,6 +766,7 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	INIT_WORK(&conn->free_work, free_work);
 	mutex_init(&conn->lock);
 	mutex_init(&conn->io_lock);
+	vl_writers_init(&conn->writers);
 	refcount_set(&conn->ref, 1);
 
 	err = vl_admit(&conn->peer, sock);
@@ -770,9 +776,14 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	list_add_tail(&conn->node, &conns);
 	spin_unlock(&conns_lock);
 
-	/* once the callbacks are set, io_work may run and close it */
+	/* once the callbacks are set, io_work may run and close it; it
+	 * reads only once who wrote before them is noted
+	 */
 	vl_conn_get(conn);
+	mutex_lock(&conn->io_lock);
 	set_callbacks(conn);
+	vl_writers_accepted(&conn->writers, sock->sk, &conn->peer);
+	mutex_unlock(&conn->io_lock);
 	/* data may be there already, and descriptors with it */
 	if (!conn_refuse_fds(conn))
 		queue_work(wq, &conn->io_work);
