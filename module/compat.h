@@ -53,9 +53,12 @@
  * dropping it would leak its pidfs dentry, and clients see the pid of
  * the task that made the listener (insmod, or the namespace's creator).
  */
-#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE && \
-	KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
+#if KERNEL_VERSION(6, 15, 0) <= LINUX_VERSION_CODE
+#if KERNEL_VERSION(6, 17, 0) > LINUX_VERSION_CODE
 #define VL_PEER_PID_DROP	0
+#else
+#define VL_PEER_PID_DROP	1
+#endif
 #else
 #define VL_PEER_PID_DROP	1
 #endif

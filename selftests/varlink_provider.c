@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -1083,14 +1082,15 @@ TEST_F(thread_caps, dropped_in_one_thread)
 }
 
 /*
- * A sender that executes a program with file capabilities after writing
- * its call lends that call nothing either, though its uids stay: what it
- * runs when the call is read is not what it wrote with.  As above, with
- * a copy of this test that gets CAP_SYS_ADMIN from its file
- * (security.capability), and waits in fcaps_wait().
+ * A sender that executes a program after writing its call, and gains a
+ * capability by it, lends that call nothing either, though its uids
+ * stay: what it runs when the call is read is not what it wrote with.
+ * The program could have file capabilities; here the writer is root
+ * without CAP_SYS_ADMIN, which any program it executes gets back (no
+ * SECBIT_NOROOT): a copy of this test, which waits in exec_wait().
  */
-#define FCAPS_COPY	"/tmp/vt-provider-fcaps"
-#define FCAPS_ENV	"VT_FCAPS_WAIT_FD"
+#define EXEC_COPY	"/tmp/vt-provider-exec"
+#define EXEC_ENV	"VT_EXEC_WAIT_FD"
 
 static bool has_sys_admin(void)
 {
@@ -1103,11 +1103,11 @@ static bool has_sys_admin(void)
 	       data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective & CAP_TO_MASK(CAP_SYS_ADMIN);
 }
 
-/* In the copy with file capabilities: say so on the fd named, wait, go. */
-__attribute__((constructor)) static void fcaps_wait(void)
+/* In the executed copy: say whether it holds CAP_SYS_ADMIN, wait, go. */
+__attribute__((constructor)) static void exec_wait(void)
 {
-	const char *fd = getenv(FCAPS_ENV);
-	char b = getuid() != 0 && has_sys_admin();
+	const char *fd = getenv(EXEC_ENV);
+	char b = has_sys_admin();
 
 	if (!fd)
 		return;
@@ -1116,53 +1116,34 @@ __attribute__((constructor)) static void fcaps_wait(void)
 	_exit(0);
 }
 
-/* Give @path CAP_SYS_ADMIN, permitted and effective, as setcap(8) would. */
-static int set_file_caps(const char *path)
-{
-	struct vfs_cap_data caps = {
-		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
-	};
-
-	caps.data[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted = CAP_TO_MASK(CAP_SYS_ADMIN);
-	return setxattr(path, "security.capability", &caps,
-			XATTR_CAPS_SZ_2, 0) ? -errno : 0;
-}
-
-TEST(privileged_sender_exec_file_caps)
+TEST(privileged_sender_exec_regains)
 {
 	int status, p[2];
 	struct vt_conn c;
-	struct stat root;
 	const char *msg;
 	pid_t pid;
 	char b = 0;
 
-	ASSERT_EQ(0, copy_file("/proc/self/exe", FCAPS_COPY, 0755));
-	ASSERT_EQ(0, set_file_caps(FCAPS_COPY));
-	ASSERT_EQ(0, stat("/", &root));
-	ASSERT_EQ(0, chmod("/", 0755));
+	ASSERT_EQ(0, copy_file("/proc/self/exe", EXEC_COPY, 0755));
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, vt_send(&c, "{" M("Defer") ",\"parameters\":{\"delay_ms\":1000}}"));
 	ASSERT_EQ(0, pipe(p));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		if (vt_become(65534) || vt_send(&c, "{" M("Privileged") "}") ||
-		    setenv(FCAPS_ENV, vt_fmt("%d", p[1]), 1))
+		if (vt_drop_sys_admin() || vt_send(&c, "{" M("Privileged") "}") ||
+		    setenv(EXEC_ENV, vt_fmt("%d", p[1]), 1))
 			_exit(1);
-		execl(FCAPS_COPY, FCAPS_COPY, (char *)NULL);
+		execl(EXEC_COPY, EXEC_COPY, (char *)NULL);
 		_exit(2);
 	}
 	close(p[1]);
-	/* the writer now holds CAP_SYS_ADMIN, before its call is read */
-	if (read(p[0], &b, 1) != 1)
-		b = -1;
-	chmod("/", root.st_mode & 07777);
-	if (b < 0) {
+	/* the writer holds CAP_SYS_ADMIN again, before its call is read */
+	if (read(p[0], &b, 1) != 1) {
 		waitpid(pid, &status, 0);
 		ASSERT_TRUE(0) TH_LOG("the writer did not get there: status %d", status);
 	}
-	EXPECT_EQ(1, b) TH_LOG("the copy did not get CAP_SYS_ADMIN from its file");
+	EXPECT_EQ(1, b) TH_LOG("the copy did not get CAP_SYS_ADMIN back");
 	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
 	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
@@ -1171,64 +1152,60 @@ TEST(privileged_sender_exec_file_caps)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	vt_close(&c);
-	unlink(FCAPS_COPY);
+	unlink(EXEC_COPY);
 }
 
 /*
  * The writer's pid is another process's by the time its call is read:
- * nobody writes a privileged call on root's busy connection and exits;
- * the next process, given its pid (ns_last_pid), runs as nobody too, but
- * with CAP_SYS_ADMIN from its file, before the call is read.  The call
- * is the exited writer's, who is no sender, not the new process's:
- * since 6.16 the server learns the writer by its number only.
+ * root without CAP_SYS_ADMIN writes a privileged call on root's busy
+ * connection and exits; root's next process, with every capability, is
+ * given its pid (ns_last_pid) before the call is read.  The call is the
+ * exited writer's, who is no sender, not the new process's: since 6.16
+ * the server learns the writer by its number only.
  */
+static int wait_for_eof(int fd)
+{
+	char b;
+
+	while (read(fd, &b, 1) > 0)
+		;
+	return 0;
+}
+
 TEST(privileged_sender_pid_reused)
 {
-	int status, p[2];
+	int status, go[2];
 	struct vt_conn c;
-	struct stat root;
 	const char *msg;
 	pid_t writer, next;
-	char b = 0;
 
-	ASSERT_EQ(0, copy_file("/proc/self/exe", FCAPS_COPY, 0755));
-	ASSERT_EQ(0, set_file_caps(FCAPS_COPY));
-	ASSERT_EQ(0, stat("/", &root));
-	ASSERT_EQ(0, chmod("/", 0755));
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, vt_send(&c, "{" M("Defer") ",\"parameters\":{\"delay_ms\":1500}}"));
 	writer = fork();
 	ASSERT_LE(0, writer);
 	if (!writer)
-		_exit(vt_become(65534) || vt_send(&c, "{" M("Privileged") "}"));
+		_exit(vt_drop_sys_admin() || vt_send(&c, "{" M("Privileged") "}"));
 	ASSERT_EQ(writer, waitpid(writer, &status, 0));
 	ASSERT_EQ(0, status);
-	/* the next process is given the writer's pid */
-	ASSERT_EQ(0, pipe(p));
+	/* root's next process is given the writer's pid */
+	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, vt_write_file("/proc/sys/kernel/ns_last_pid", vt_fmt("%d", writer - 1)));
 	next = fork();
 	ASSERT_LE(0, next);
 	if (!next) {
-		close(p[0]);
-		if (vt_become(65534) || setenv(FCAPS_ENV, vt_fmt("%d", p[1]), 1))
-			_exit(1);
-		execl(FCAPS_COPY, FCAPS_COPY, (char *)NULL);
-		_exit(2);
+		close(go[1]);
+		_exit(wait_for_eof(go[0]));
 	}
-	close(p[1]);
-	if (read(p[0], &b, 1) != 1)
-		b = -1;
-	chmod("/", root.st_mode & 07777);
+	close(go[0]);
 	EXPECT_EQ(writer, next) TH_LOG("the pid was not reused");
-	EXPECT_EQ(1, b) TH_LOG("the next process did not get CAP_SYS_ADMIN");
 	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
 	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
 	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
 		TH_LOG("%s", msg);
+	close(go[1]);
 	ASSERT_EQ(next, waitpid(next, &status, 0));
 	vt_close(&c);
-	unlink(FCAPS_COPY);
 }
 
 /*
