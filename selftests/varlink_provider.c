@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <grp.h>
 #include <linux/capability.h>
+#include <linux/sched.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1159,10 +1161,22 @@ TEST(privileged_sender_exec_regains)
  * The writer's pid is another process's by the time its call is read:
  * root without CAP_SYS_ADMIN writes a privileged call on root's busy
  * connection and exits; root's next process, with every capability, is
- * given its pid (ns_last_pid) before the call is read.  The call is the
- * exited writer's, who is no sender, not the new process's: since 6.16
- * the server learns the writer by its number only.
+ * given its pid (clone3()'s set_tid, as CRIU gives one) before the call
+ * is read.  The call is the exited writer's, who is no sender, not the
+ * new process's: since 6.16 the server learns the writer by its number
+ * only.
  */
+static pid_t fork_with_pid(pid_t pid)
+{
+	struct clone_args args = {
+		.exit_signal = SIGCHLD,
+		.set_tid = (uintptr_t)&pid,
+		.set_tid_size = 1,
+	};
+
+	return syscall(SYS_clone3, &args, sizeof(args));
+}
+
 static int wait_for_eof(int fd)
 {
 	char b;
@@ -1189,9 +1203,8 @@ TEST(privileged_sender_pid_reused)
 	ASSERT_EQ(0, status);
 	/* root's next process is given the writer's pid */
 	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, vt_write_file("/proc/sys/kernel/ns_last_pid", vt_fmt("%d", writer - 1)));
-	next = fork();
-	ASSERT_LE(0, next);
+	next = fork_with_pid(writer);
+	ASSERT_LE(0, next) TH_LOG("clone3: %s", strerror(errno));
 	if (!next) {
 		close(go[1]);
 		_exit(wait_for_eof(go[0]));
