@@ -1162,8 +1162,6 @@ static int peer_container(void *arg, int sync)
 	socklen_t len = sizeof(cred);
 	int fd = vt_connect(), failed = 0;
 	FILE *f;
-	char line[64];
-	bool listening = false;
 
 	if (!OK(fd >= 0, strerror(errno)) ||
 	    !OK(!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len), strerror(errno)))
@@ -1177,10 +1175,8 @@ static int peer_container(void *arg, int sync)
 	f = fd < 0 ? NULL : fdopen(fd, "r");
 	if (!OK(f, strerror(errno)))
 		return failed + 1;
-	while (fgets(line, sizeof(line), f))
-		listening |= !strcmp(line, "listening 1\n");
-	fclose(f);
-	failed += !OK(listening, "/proc/net/varlink: not listening 1");
+	failed += !OK(vt_net_varlink_value(f, "listening") == 1,
+		      "/proc/net/varlink: not listening 1");
 	return failed;
 }
 

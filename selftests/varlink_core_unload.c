@@ -222,17 +222,8 @@ static int squat(int ready, int go)
 /* The value of line "@key N" of /proc/@pid/net/varlink, or -1 */
 static long proc_net_varlink(pid_t pid, const char *key)
 {
-	FILE *f = fopen(vt_fmt("/proc/%d/net/varlink", pid), "re");
-	char name[32];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", name, &v) == 2)
-		if (!strcmp(name, key))
-			ret = v;
-	fclose(f);
-	return ret;
+	return vt_net_varlink_value(fopen(vt_fmt("/proc/%d/net/varlink", pid), "re"),
+				    key);
 }
 
 /* Whether a record of /dev/kmsg from @fd's position on has @text */

@@ -149,17 +149,8 @@ static bool listening(void)
 static long proc_net_varlink(const char *who, const char *key)
 {
 	int fd = proc_open(vt_fmt("%s/net/varlink", who));
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
-	char name[32];
-	long v, ret = -1;
 
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %ld", name, &v) == 2)
-		if (!strcmp(name, key))
-			ret = v;
-	fclose(f);
-	return ret;
+	return vt_net_varlink_value(fd < 0 ? NULL : fdopen(fd, "r"), key);
 }
 
 /*

@@ -936,12 +936,38 @@ static int copy_file(const char *from, const char *to, mode_t mode)
 	return ok && !n ? 0 : -EIO;
 }
 
+/*
+ * The end of a test whose writer, @pid, wrote Privileged on root's
+ * connection @c (busy with a Defer) and then changed what it runs: @b
+ * is what it reported once it did (1: it got there, as @what says, -1:
+ * it said nothing).  Defer is answered, then Privileged is refused.
+ */
+static void refused_after_change(struct __test_metadata *_metadata,
+				 struct vt_conn *c, pid_t pid, char b,
+				 const char *what)
+{
+	const char *msg;
+	int status;
+
+	if (b < 0) {
+		waitpid(pid, &status, 0);
+		ASSERT_TRUE(0) TH_LOG("the writer did not get there: status %d", status);
+	}
+	EXPECT_EQ(1, b) TH_LOG("%s", what);
+	ASSERT_EQ(1, vt_recv(c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
+	ASSERT_EQ(1, vt_recv(c, VT_TIMEOUT_MS, &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
+		TH_LOG("%s", msg);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+}
+
 TEST(privileged_sender_exec_setuid)
 {
-	int status, p[2];
+	int p[2];
 	struct vt_conn c;
 	struct stat root;
-	const char *msg;
 	pid_t pid;
 	char b = 0;
 
@@ -966,18 +992,8 @@ TEST(privileged_sender_exec_setuid)
 	if (read(p[0], &b, 1) != 1)
 		b = -1;
 	chmod("/", root.st_mode & 07777);
-	if (b < 0) {
-		waitpid(pid, &status, 0);
-		ASSERT_TRUE(0) TH_LOG("the writer did not get there: status %d", status);
-	}
-	EXPECT_EQ(1, b) TH_LOG("the copy did not run set-user-ID root");
-	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
-	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
-	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
-	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
-		TH_LOG("%s", msg);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status);
+	refused_after_change(_metadata, &c, pid, b,
+			     "the copy did not run set-user-ID root");
 	vt_close(&c);
 	unlink(SUID_COPY);
 }
@@ -1120,9 +1136,8 @@ __attribute__((constructor)) static void exec_wait(void)
 
 TEST(privileged_sender_exec_regains)
 {
-	int status, p[2];
+	int p[2];
 	struct vt_conn c;
-	const char *msg;
 	pid_t pid;
 	char b = 0;
 
@@ -1141,18 +1156,10 @@ TEST(privileged_sender_exec_regains)
 	}
 	close(p[1]);
 	/* the writer holds CAP_SYS_ADMIN again, before its call is read */
-	if (read(p[0], &b, 1) != 1) {
-		waitpid(pid, &status, 0);
-		ASSERT_TRUE(0) TH_LOG("the writer did not get there: status %d", status);
-	}
-	EXPECT_EQ(1, b) TH_LOG("the copy did not get CAP_SYS_ADMIN back");
-	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
-	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("Defer: %s", msg);
-	ASSERT_EQ(1, vt_recv(&c, VT_TIMEOUT_MS, &msg));
-	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.PermissionDenied"))
-		TH_LOG("%s", msg);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status);
+	if (read(p[0], &b, 1) != 1)
+		b = -1;
+	refused_after_change(_metadata, &c, pid, b,
+			     "the copy did not get CAP_SYS_ADMIN back");
 	vt_close(&c);
 	unlink(EXEC_COPY);
 }

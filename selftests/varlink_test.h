@@ -818,6 +818,24 @@ static inline int vt_become(unsigned int uid)
 }
 
 /*
+ * The value of line "@key N" of a /proc/.../net/varlink opened as @f,
+ * which is closed; -1 if @f is NULL or has no such line.
+ */
+static inline long vt_net_varlink_value(FILE *f, const char *key)
+{
+	char name[32];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &v) == 2)
+		if (!strcmp(name, key))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+/*
  * Drop CAP_SYS_ADMIN from this thread's effective and permitted sets:
  * root without it, as in a container without a user namespace.
  * Returns 0 or -errno.
