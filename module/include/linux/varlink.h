@@ -223,6 +223,21 @@ struct varlink_param {
 #define VARLINK_CAPABLE_NET	0x10
 
 /**
+ * VARLINK_STREAM - &struct varlink_method.flags: a call with "more" is a
+ *	stream that counts against the core's stream quotas
+ *
+ * For a method that may stream for long (a monitor, a large replay).  A
+ * call made with "more" is admitted before the callback runs, or gets
+ * org.kernel.varlink.TooManyStreams: at most max_streams run in the whole
+ * system, the last max_streams / 8 of them kept for callers with
+ * CAP_SYS_ADMIN in the initial user namespace; a user without it runs at
+ * most max_streams_per_user (counted by varlink_call_user() in its
+ * varlink_call_tenant()), a container at most max_streams_per_container.
+ * The stream counts until its final reply.  With VARLINK_MORE.
+ */
+#define VARLINK_STREAM		0x20
+
+/**
  * struct varlink_method - one method of an interface
  * @name: the method's name as declared in the IDL, e.g. "GetInfo"
  * @call: the callback, or NULL for a method declared but not implemented
@@ -234,7 +249,7 @@ struct varlink_param {
  * @params_size: size of the struct @params decode into, at most
  *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE,
- *	VARLINK_CAPABLE_NET, VARLINK_INLINE
+ *	VARLINK_CAPABLE_NET, VARLINK_INLINE, VARLINK_STREAM
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
  *	in the initial user namespace (varlink_call_capable()), or with
@@ -383,10 +398,51 @@ void varlink_open_array(struct varlink_call *call, const char *key);
 void varlink_close_array(struct varlink_call *call);
 
 int varlink_reply_continues(struct varlink_call *call);
+int varlink_reply_wait(struct varlink_call *call);
 int varlink_reply(struct varlink_call *call);
 int varlink_error(struct varlink_call *call, const char *error);
 int varlink_error_invalid_parameter(struct varlink_call *call,
 				    const char *name);
+
+/**
+ * enum varlink_fs - the core's internal mounts, for varlink_file_read()
+ *	and the like
+ * @VARLINK_PROC: procfs of the initial pid namespace; /proc/sys answers
+ *	for the initial namespaces (net, ipc, uts) whoever calls
+ * @VARLINK_SYSFS: sysfs of the initial network namespace
+ * @VARLINK_CGROUP2: the cgroup2 hierarchy, from the root cgroup
+ *
+ * Each is mounted on first use, from a kworker, so that it belongs to the
+ * initial namespaces, and stays until varlink.ko is unloaded.
+ */
+enum varlink_fs {
+	VARLINK_PROC,
+	VARLINK_SYSFS,
+	VARLINK_CGROUP2,
+	VARLINK_FS_COUNT,
+};
+
+struct file;
+
+/*
+ * Kernel state from files, read as the caller: @name is a path relative
+ * to the root of @fs ("sys/kernel/random/boot_id"), checked component by
+ * component (see varlink_file_open()).
+ */
+struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
+			       const char *name, int flags);
+struct file *varlink_file_open_cred(const struct cred *cred,
+				    enum varlink_fs fs, const char *name,
+				    int flags);
+ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
+			  const char *name, char *buf, size_t size);
+int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
+		       const char *name, const char *buf, size_t len);
+int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
+		      const char *dir,
+		      bool (*actor)(void *data, const char *name,
+				    unsigned int len, unsigned int d_type),
+		      void *data);
 
 /*
  * For the test modules: exported in the symbol namespace VARLINK_TEST
