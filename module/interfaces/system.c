@@ -2,7 +2,7 @@
 /*
  * org.kernel.system: the running system in one call (what uname(2),
  * /proc/uptime, /proc/meminfo, /proc/loadavg and /sys/devices/system/cpu
- * say), and setting the host name.
+ * say), setting the host name, and the kernel command line.
  *
  * The names are those of the caller's UTS namespace
  * (varlink_call_uts_ns()), as uname(2) gives them to the caller; the
@@ -21,11 +21,14 @@
  *    list under RCU.
  * Both files are reached through a kernel-internal mount of procfs, made
  * on first use from a callback, so it belongs to the initial namespaces.
+ * saved_command_line is not exported either: GetCommandLine reads
+ * /proc/cmdline through the core's procfs mount (varlink_file_read()).
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -44,10 +47,11 @@
 
 static const char system_idl[] =
 "# The running system: its names, how long it has been up, its memory,\n"
-"# load and CPUs; and setting its host name.  Values are read when the\n"
-"# call is made.  The host and domain names are those of the caller's UTS\n"
-"# namespace, as uname(2) gives them to it; the other values are the\n"
-"# whole system's, as /proc and /sys show them in a container too.\n"
+"# load and CPUs; setting its host name; its command line.  Values are\n"
+"# read when the call is made.  The host and domain names are those of\n"
+"# the caller's UTS namespace, as uname(2) gives them to it; the other\n"
+"# values are the whole system's, as /proc and /sys show them in a\n"
+"# container too.\n"
 "interface org.kernel.system\n"
 "\n"
 "# Describe the system.  Memory sizes are in bytes.\n"
@@ -115,7 +119,24 @@ static const char system_idl[] =
 "  # The new name: 1 to 64 ASCII letters, digits, \"-\" and \".\", not\n"
 "  # starting with \"-\" or \".\"; anything else is InvalidParameter.\n"
 "  hostname: string\n"
-") -> ()\n";
+") -> ()\n"
+"\n"
+"# The kernel command line, as /proc/cmdline has it: what the boot loader\n"
+"# gave, with what bootconfig added.  Anybody may read it.\n"
+"method GetCommandLine() -> (\n"
+"  # The line, without the newline /proc/cmdline ends with; bytes that are\n"
+"  # not UTF-8 become U+FFFD.\n"
+"  cmdline: string,\n"
+"  # The line cut into arguments as the kernel cuts it for its parameters\n"
+"  # (next_arg() in lib/cmdline.c), in order, \"--\" and what follows it\n"
+"  # included: at white space (the kernel's isspace(), which counts the\n"
+"  # Latin-1 no-break space 0xa0 too) outside double quotes.  Quotes stay,\n"
+"  # except these, which the kernel removes: one that starts the argument\n"
+"  # and then its last character if that is a quote; one right after the\n"
+"  # first \"=\" and then the last character if that is a quote.  Thus\n"
+"  # 'a=\"b c\"' is 'a=b c', and '\"x y\"' is 'x y'.\n"
+"  arguments: []string\n"
+")\n";
 
 /* The kernel-internal procfs mount, made on first use; see procfs(). */
 static DEFINE_MUTEX(procfs_lock);
@@ -425,6 +446,89 @@ static int set_hostname(struct varlink_call *call, const void *params)
 	return varlink_reply(call);
 }
 
+/* The longest /proc/cmdline read: COMMAND_LINE_SIZE, which is 2048 on
+ * x86 and at most 4096 elsewhere, plus what bootconfig adds (at most
+ * XBC_DATA_MAX, 32 KiB).
+ */
+#define SYSTEM_CMDLINE_MAX	(64 * 1024)
+
+/* /proc/cmdline into a new buffer (kvfree()), its newline cut; *@len is
+ * its length.  Returns the buffer or an ERR_PTR().
+ */
+static char *read_cmdline(size_t *len)
+{
+	size_t size = PAGE_SIZE;
+	ssize_t n;
+	char *buf;
+
+	for (;;) {
+		buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return ERR_PTR(-ENOMEM);
+		/* world-readable (0444), the same in every namespace */
+		n = varlink_file_read(NULL, VARLINK_PROC, "cmdline", buf, size);
+		if (n >= 0)
+			break;
+		kvfree(buf);
+		if (n != -EFBIG || size >= SYSTEM_CMDLINE_MAX)
+			return ERR_PTR(n);
+		size *= 2;
+	}
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* The arguments of @args (cut up in place), as parse_args() takes them
+ * with the kernel's own next_arg(): "param" or "param=value", without the
+ * quotes it removes.  @scratch holds at least strlen(@args) + 1 bytes.
+ */
+static void put_arguments(struct varlink_call *call, char *args,
+			  char *scratch)
+{
+	char *param, *val;
+
+	varlink_open_array(call, "arguments");
+	args = skip_spaces(args);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val) {
+			varlink_put_str(call, NULL, param);
+			continue;
+		}
+		/* both lie within the argument, which is no longer */
+		snprintf(scratch, strlen(param) + strlen(val) + 2, "%s=%s",
+			 param, val);
+		varlink_put_str(call, NULL, scratch);
+	}
+	varlink_close_array(call);
+}
+
+static int get_command_line(struct varlink_call *call, const void *params)
+{
+	char *cmdline, *args;
+	size_t len;
+	int err;
+
+	cmdline = read_cmdline(&len);
+	if (IS_ERR(cmdline))
+		return PTR_ERR(cmdline);
+	/* a copy to cut up, and room for one argument */
+	args = kvmalloc(2 * (len + 1), GFP_KERNEL_ACCOUNT);
+	if (!args) {
+		kvfree(cmdline);
+		return -ENOMEM;
+	}
+	memcpy(args, cmdline, len + 1);
+	varlink_put_str_len(call, "cmdline", cmdline, len);
+	put_arguments(call, args, args + len + 1);
+	err = varlink_reply(call);
+	kvfree(args);
+	kvfree(cmdline);
+	return err;
+}
+
 static const struct varlink_method system_methods[] = {
 	{ .name = "Describe", .call = describe },
 	{
@@ -434,6 +538,7 @@ static const struct varlink_method system_methods[] = {
 		.flags = VARLINK_CAPABLE,
 		.capability = CAP_SYS_ADMIN,
 	},
+	{ .name = "GetCommandLine", .call = get_command_line },
 };
 
 static const struct varlink_interface system_iface = {
