@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * org.kernel.system (varlink_system.ko): every value of Describe against
- * what uname(2), /proc and /sys say in the same moment, and SetHostname:
- * valid and invalid names, and callers without CAP_SYS_ADMIN.
+ * what uname(2), /proc and /sys say in the same moment, SetHostname:
+ * valid and invalid names, and callers without CAP_SYS_ADMIN, and
+ * GetCommandLine against /proc/cmdline and the kernel's way to split it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -321,8 +322,174 @@ TEST_F(describe, idl)
 	EXPECT_NE(NULL, strstr(idl, "interface " IFACE "\n"));
 	EXPECT_NE(NULL, strstr(idl, "method Describe() -> ("));
 	EXPECT_NE(NULL, strstr(idl, "method SetHostname("));
-	EXPECT_EQ(NULL, strchr(idl, '['));
+	EXPECT_NE(NULL, strstr(idl, "method GetCommandLine() -> ("));
+	/* one array, of strings: nothing nested */
+	EXPECT_NE(NULL, strstr(idl, "arguments: []string\n"));
+	EXPECT_EQ(strchr(idl, '['), strrchr(idl, '['));
 	free(idl);
+}
+
+#define CMDLINE		KS_CALL(IFACE ".GetCommandLine", "{}")
+
+/* White space as the kernel's isspace(): Latin-1's no-break space too */
+static bool kernel_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+/*
+ * The arguments of @line as the kernel's next_arg() cuts them (written
+ * anew from its description, not copied): into @out, NUL-separated;
+ * returns their number.  At white space outside quotes; a quote that
+ * starts the argument goes, with the last character if a quote; so does
+ * one right after the first "=" (not at the start), with the last
+ * character if a quote.
+ */
+static int split_like_kernel(const char *line, char *out)
+{
+	char *arg = strdup(line), *p = arg;
+	int n = 0;
+
+	while (kernel_space(*p))
+		p++;
+	while (*p) {
+		bool quoted = *p == '"', in_quote;
+		size_t i, equals = 0;
+		char *param, *val = NULL, *next;
+
+		p += quoted;
+		in_quote = quoted;
+		for (i = 0; p[i]; i++) {
+			if (kernel_space(p[i]) && !in_quote)
+				break;
+			if (!equals && i && p[i] == '=')
+				equals = i;
+			if (p[i] == '"')
+				in_quote = !in_quote;
+		}
+		next = p[i] ? p + i + 1 : p + i;
+		param = p;
+		if (equals) {
+			p[equals] = '\0';
+			val = p + equals + 1;
+			if (*val == '"') {
+				val++;
+				if (p[i - 1] == '"')
+					p[i - 1] = '\0';
+			}
+		}
+		if (quoted && i && p[i - 1] == '"')
+			p[i - 1] = '\0';
+		p[i] = '\0';
+		out += sprintf(out, "%s%s%s", param, val ? "=" : "", val ? val : "") + 1;
+		n++;
+		p = next;
+		while (kernel_space(*p))
+			p++;
+	}
+	free(arg);
+	return n;
+}
+
+/* The split itself, on lines the test kernel's command line lacks */
+TEST(command_line_split)
+{
+	static const struct {
+		const char *line;
+		const char *args[4];
+	} cases[] = {
+		{ "  a b=c  ", { "a", "b=c" } },
+		{ "a=\"b c\" d", { "a=b c", "d" } },
+		{ "\"x y\" z", { "x y", "z" } },
+		{ "a=\"b c\"d", { "a=b c\"d" } },
+		{ "=a b", { "=a", "b" } },
+		{ "a==b", { "a==b" } },
+		{ "-- init arg", { "--", "init", "arg" } },
+		{ "a=\"", { "a=" } },
+		{ "\"", { "" } },
+		{ "a\tb\nc", { "a", "b", "c" } },
+	};
+	char out[256];
+	unsigned int i;
+	int n, k;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *o = out;
+
+		n = split_like_kernel(cases[i].line, out);
+		for (k = 0; k < 4 && cases[i].args[k]; k++) {
+			EXPECT_STREQ(cases[i].args[k], o) TH_LOG("%s", cases[i].line);
+			o += strlen(o) + 1;
+		}
+		EXPECT_EQ(k, n) TH_LOG("%s", cases[i].line);
+	}
+}
+
+/* GetCommandLine against /proc/cmdline and its split; 0 if it matches */
+static int check_command_line(struct vt_conn *c)
+{
+	char *file = ks_read("/proc/cmdline"), *out, *cmdline;
+	const char *msg, *o;
+	int failed = 0, n, k;
+	size_t len;
+
+	if (!KS_OK(file) || !KS_OK(vt_call(c, CMDLINE, &msg) == 1))
+		return 1;
+	failed += !KS_OK(vt_is_ok(msg));
+	failed += !KS_OK(!vt_reply_problem(msg));
+	len = strlen(file);
+	failed += !KS_OK(len && file[len - 1] == '\n');
+	if (len && file[len - 1] == '\n')
+		file[--len] = '\0';
+	cmdline = vt_json_str(msg, "parameters.cmdline");
+	failed += !KS_OK(cmdline && !strcmp(cmdline, file));
+	out = malloc(2 * len + 2);
+	n = split_like_kernel(file, out);
+	failed += !KS_OK(n > 1);
+	for (k = 0, o = out; k < n; k++, o += strlen(o) + 1) {
+		char *arg = vt_json_str(msg, vt_fmt("parameters.arguments.%d", k));
+
+		if (!KS_OK(arg && !strcmp(arg, o))) {
+			fprintf(stderr, "# argument %d: '%s', expected '%s'\n",
+				k, arg ? arg : "(none)", o);
+			failed++;
+		}
+		free(arg);
+	}
+	failed += !KS_OK(!vt_json_has(msg, vt_fmt("parameters.arguments.%d", n)));
+	if (failed)
+		fprintf(stderr, "# %s\n", msg);
+	free(cmdline);
+	free(out);
+	free(file);
+	return failed;
+}
+
+TEST(command_line)
+{
+	struct vt_conn c;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	EXPECT_EQ(0, check_command_line(&c));
+	vt_close(&c);
+}
+
+static int command_line_nobody(void *arg)
+{
+	struct vt_conn c;
+	int failed;
+
+	if (!KS_OK(vt_open_ready(&c) == 0))
+		return 1;
+	failed = check_command_line(&c);
+	vt_close(&c);
+	return failed;
+}
+
+/* Anybody may read it, as /proc/cmdline (0444) */
+TEST(command_line_unprivileged)
+{
+	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, command_line_nobody, NULL));
 }
 
 /*
