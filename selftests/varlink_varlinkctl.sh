@@ -3,10 +3,10 @@
 # systemd's varlinkctl (Debian sid's, laid out by scripts/varlinkctl.sh
 # with its own loader and libraries) against the kernel: info, the
 # interfaces and their methods, introspection, a call of every method of
-# org.kernel.system, .process, .network and .example checked against
-# /proc, /sys and the inputs, PermissionDenied for nobody, error replies,
-# a MonitorLinks stream while a link changes, --oneway, --collect and
-# ExpectedMore.  Runs as root; prints TAP, its plan first: the results
+# org.kernel.system, .process, .network, .memory, .pressure and .example
+# checked against /proc, /sys and the inputs, PermissionDenied for
+# nobody, error replies, a MonitorLinks stream while a link changes, a
+# PSI trigger set, --oneway, --collect and ExpectedMore.  Runs as root; prints TAP, its plan first: the results
 # are kept in a file until their number is known.
 vctl="$(dirname "$0")/varlinkctl/varlinkctl"
 addr=unix:@org.kernel.varlink
@@ -91,8 +91,8 @@ check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
 
 expected="org.varlink.service org.kernel.varlink org.kernel.system
-org.kernel.process org.kernel.network org.kernel.example
-org.varlink.certification org.kernel.varlink.test"
+org.kernel.process org.kernel.network org.kernel.memory org.kernel.pressure
+org.kernel.example org.varlink.certification org.kernel.varlink.test"
 run list-interfaces "$addr"
 cp "$t.out" "$t.ifaces"
 missing=
@@ -112,15 +112,18 @@ methods_of() {
 	case "$1" in
 	org.varlink.service) echo GetInfo GetInterfaceDescription ;;
 	org.kernel.varlink) echo GetLimits GetStatistics ;;
-	org.kernel.system) echo Describe SetHostname ;;
+	org.kernel.system) echo Describe GetCommandLine SetHostname ;;
 	org.kernel.process) echo GetProcess ;;
 	org.kernel.network) echo GetLink ListLinks MonitorLinks ;;
+	org.kernel.memory) echo Get GetStatistics ;;
+	org.kernel.pressure) echo Get Monitor ;;
 	org.kernel.example) echo Count Hello ;;
 	esac
 }
 
 for i in org.varlink.service org.kernel.varlink org.kernel.system \
-	 org.kernel.process org.kernel.network org.kernel.example; do
+	 org.kernel.process org.kernel.network org.kernel.memory \
+	 org.kernel.pressure org.kernel.example; do
 	run list-methods "$addr" "$i"
 	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
 	check "list-methods $i: $(methods_of "$i")" eval '[ $rc -eq 0 ] &&
@@ -196,6 +199,12 @@ check "SetHostname: a bad name is InvalidParameter, the name stays" eval '
 	[ "$(uname -n)" = vctl-test.example ]'
 # the name from before may be one SetHostname refuses, e.g. "(none)"
 echo "$old" >/proc/sys/kernel/hostname
+
+call org.kernel.system.GetCommandLine
+check "GetCommandLine: /proc/cmdline, and its words as the arguments" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr cmdline)" = "$(cat /proc/cmdline)" ] &&
+	[ "$(sed "s/.*\"arguments\":\[\([^]]*\)\].*/\1/" "$t.out" | tr -d "\"" | tr "," " ")" = \
+	  "$(cat /proc/cmdline | xargs)" ]'
 
 # without CAP_SYS_ADMIN (and CAP_SYS_PTRACE): nobody.  The initramfs
 # root is mode 0700 (a mktemp -d): opened to others for these two calls.
@@ -362,6 +371,46 @@ run_err org.kernel.network.MonitorLinks '{}'
 check "MonitorLinks without --more: ExpectedMore" eval '
 	got_error org.varlink.service.ExpectedMore &&
 	grep -q "called without .more. flag" "$t.err"'
+
+# --- org.kernel.memory and org.kernel.pressure ---------------------------
+
+pgfault0=$(awk '$1 == "pgfault" { print $2 }' /proc/vmstat)
+call org.kernel.memory.GetStatistics
+pgfault1=$(awk '$1 == "pgfault" { print $2 }' /proc/vmstat)
+check "memory.GetStatistics: pgfault between two reads of /proc/vmstat" eval '[ $rc -eq 0 ] &&
+	v=$(sed -n "s/.*\"pgfault\":\([0-9]*\).*/\1/p" "$t.out") &&
+	[ "$v" -ge "$pgfault0" ] && [ "$v" -le "$pgfault1" ]'
+call org.kernel.memory.Get
+hp=$(awk '$1 == "HugePages_Total:" { print $2 }' /proc/meminfo)
+check "memory.Get: total and fields' MemTotal in bytes, HugePages_Total a count" eval '[ $rc -eq 0 ] &&
+	[ "$(jval total)" = "$(meminfo MemTotal)" ] &&
+	grep -q "\"MemTotal\":$(meminfo MemTotal)[,}]" "$t.out" &&
+	grep -q "\"HugePages_Total\":$hp[,}]" "$t.out"'
+if [ -e /proc/pressure/memory ]; then
+	t0=$(sed -n "s/^some .*total=//p" /proc/pressure/memory)
+	call org.kernel.pressure.Get '{"resource":"memory"}'
+	t1=$(sed -n "s/^some .*total=//p" /proc/pressure/memory)
+	check "pressure.Get memory: some's total between two reads of the file" eval '
+		[ $rc -eq 0 ] && v=$(sed -n "s/.*\"some\":{[^}]*\"total\":\([0-9]*\).*/\1/p" "$t.out") &&
+		[ "$v" -ge "$t0" ] && [ "$v" -le "$t1" ]'
+	# a trigger set: nothing to say until it fires, which 3 s are too few for
+	timeout 3 "$vctl" call --more --json=short "$addr" org.kernel.pressure.Monitor \
+		'{"resource":"memory","stall":500000,"window":2000000}' </dev/null >"$t.out" 2>"$t.err"
+	rc=$?
+	check "pressure.Monitor --more: taken, it streams until stopped" eval '
+		[ $rc -eq 124 ] && [ ! -s "$t.err" ]'
+	run_err org.kernel.pressure.Monitor '{"resource":"memory","stall":500000,"window":2000000}'
+	check "pressure.Monitor without --more: ExpectedMore" eval '
+		got_error org.varlink.service.ExpectedMore'
+else
+	run_err org.kernel.pressure.Get '{"resource":"memory"}'
+	check "pressure.Get memory without PSI: PressureUnavailable" eval '
+		got_error org.kernel.pressure.PressureUnavailable'
+fi
+run_err org.kernel.pressure.Get '{"resource":"disk"}'
+check "pressure.Get of no resource: InvalidParameter" eval '
+	got_error org.varlink.service.InvalidParameter &&
+	grep -qx "{\"parameter\":\"resource\"}" "$t.out"'
 
 # --- org.kernel.example ---------------------------------------------------
 
