@@ -203,7 +203,7 @@ echo "$old" >/proc/sys/kernel/hostname
 call org.kernel.system.GetCommandLine
 check "GetCommandLine: /proc/cmdline, and its words as the arguments" eval '[ $rc -eq 0 ] &&
 	[ "$(jstr cmdline)" = "$(cat /proc/cmdline)" ] &&
-	[ "$(sed "s/.*\"arguments\":\[\([^]]*\)\].*/\1/" "$t.out" | tr -d "\"" | tr "," " ")" = \
+	[ "$(sed "s/.*\"arguments\":\[\"\(.*\)\"\]}\$/\1/; s/\",\"/ /g" "$t.out")" = \
 	  "$(cat /proc/cmdline | xargs)" ]'
 
 # without CAP_SYS_ADMIN (and CAP_SYS_PTRACE): nobody.  The initramfs
@@ -398,7 +398,7 @@ if [ -e /proc/pressure/memory ]; then
 		'{"resource":"memory","stall":500000,"window":2000000}' </dev/null >"$t.out" 2>"$t.err"
 	rc=$?
 	check "pressure.Monitor --more: taken, it streams until stopped" eval '
-		[ $rc -eq 124 ] && [ ! -s "$t.err" ]'
+		[ $rc -eq 124 ] && ! grep -qi "error\|fail" "$t.err"'
 	run_err org.kernel.pressure.Monitor '{"resource":"memory","stall":500000,"window":2000000}'
 	check "pressure.Monitor without --more: ExpectedMore" eval '
 		got_error org.varlink.service.ExpectedMore'

@@ -42,6 +42,13 @@
  * kernel server holds them against its rate just before: what idle
  * connections cost the calls of another.
  *
+ * Then /proc/meminfo against org.kernel.memory.Get (varlink_memory.ko),
+ * one at a time, the client pinned to CPU 0: "proc-meminfo" opens, reads
+ * and closes /proc/meminfo and takes MemTotal, MemFree and MemAvailable
+ * out of its text; "kernel-memory-get" calls Get on one connection and
+ * takes total, free and available out of the reply's JSON.  Each gives
+ * the numbers a monitoring agent wants, both ways.
+ *
  * Prints progress to stderr, the tables and "result" lines to stdout.
  */
 #define _GNU_SOURCE
@@ -1355,6 +1362,146 @@ static void memory_table(void)
 	       fm[0], km[0], rate_idle / rate);
 }
 
+/* ---- /proc/meminfo against org.kernel.memory.Get ---- */
+
+#define MEMINFO_CALL	"{\"method\":\"org.kernel.memory.Get\"}"
+
+/* The number after @key in @text, or -1 */
+static long long number_after(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+/* One read of /proc/meminfo, its three numbers taken; 0 or -1 */
+static int meminfo_proc(char *buf, long long *v)
+{
+	ssize_t n, len = 0;
+	int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + len, BUF_SIZE - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[len] = '\0';
+	v[0] = number_after(buf, "MemTotal:");
+	v[1] = number_after(buf, "MemFree:");
+	v[2] = number_after(buf, "MemAvailable:");
+	return v[0] > 0 && v[1] >= 0 && v[2] >= 0 ? 0 : -1;
+}
+
+/* One Get on @fd, its three numbers taken; 0 or -1 */
+static int meminfo_kernel(int fd, char *buf, long long *v)
+{
+	ssize_t n, len = 0;
+
+	if (write_all(fd, MEMINFO_CALL, sizeof(MEMINFO_CALL)))
+		return -1;
+	do {
+		n = recv(fd, buf + len, BUF_SIZE - 1 - len, 0);
+		if (n <= 0)
+			return -1;
+		len += n;
+	} while (!memchr(buf + len - n, '\0', n));
+	v[0] = number_after(buf, "\"total\":");
+	v[1] = number_after(buf, "\"free\":");
+	v[2] = number_after(buf, "\"available\":");
+	return v[0] > 0 && v[1] >= 0 && v[2] >= 0 ? 0 : -1;
+}
+
+/* Calls of one way for opt_seconds: calls/s and latencies into @r */
+static void meminfo_run(bool kernel, struct result *r)
+{
+	char *buf = xcalloc(1, BUF_SIZE);
+	struct samples lat = { 0 };
+	long long v[3], t0, t1, start, deadline;
+	int fd = -1, err = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (kernel) {
+		fd = unix_connect(KERNEL_NAME);
+		if (fd < 0 || meminfo_kernel(fd, buf, v))
+			err = -1;
+	}
+	start = now_ns();
+	deadline = start + (long long)(opt_seconds * NSEC);
+	for (t1 = start; !err && t1 < deadline; ) {
+		t0 = t1;
+		err = kernel ? meminfo_kernel(fd, buf, v) : meminfo_proc(buf, v);
+		t1 = now_ns();
+		sample_add(&lat, t1 - t0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!err && lat.n) {
+		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
+		r->ok = true;
+		r->n = lat.n;
+		r->rate = lat.n * (double)NSEC / (t1 - start);
+		r->p50 = lat.v[lat.n / 2] / 1000.0;
+		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+	}
+	free(lat.v);
+	free(buf);
+}
+
+static int meminfo_table(void)
+{
+	static const char *const ids[] = { "proc-meminfo", "kernel-memory-get" };
+	struct result r[2][MAX_REPS];
+	double rate[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS];
+	double med[2][3] = { { 0 } };
+	unsigned int rep, k, n;
+	int failed = 0;
+	cpu_set_t all;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		CPU_ZERO(&all);
+	pin_cpu(0);
+	for (rep = 0; rep < opt_reps; rep++) {
+		for (k = 0; k < 2; k++) {
+			meminfo_run(k, &r[k][rep]);
+			printf("result %s seq %u %.0f %.1f %.1f\n", ids[k], rep + 1,
+			       r[k][rep].ok ? r[k][rep].rate : -1, r[k][rep].p50,
+			       r[k][rep].p99);
+		}
+	}
+	printf("\n== /proc/meminfo (open, read, close, three numbers taken) against\n"
+	       "== org.kernel.memory.Get (one connection, the same three from its\n"
+	       "== JSON), one at a time, the client on CPU 0; median of %u runs\n",
+	       opt_reps);
+	printf("%-20s %12s %10s %10s\n", "target", "calls/s", "p50 us", "p99 us");
+	for (k = 0; k < 2; k++) {
+		for (rep = n = 0; rep < opt_reps; rep++) {
+			if (!r[k][rep].ok)
+				continue;
+			rate[n] = r[k][rep].rate;
+			p50[n] = r[k][rep].p50;
+			p99[n++] = r[k][rep].p99;
+		}
+		if (!n) {
+			printf("%-20s %12s\n", ids[k], "n/a");
+			failed = 1;
+			continue;
+		}
+		med[k][0] = median(rate, n);
+		med[k][1] = median(p50, n);
+		med[k][2] = median(p99, n);
+		printf("%-20s %12.0f %10.1f %10.1f\n", ids[k], med[k][0],
+		       med[k][1], med[k][2]);
+	}
+	if (med[0][0] > 0 && med[1][0] > 0)
+		printf("org.kernel.memory.Get: x %.2f the calls/s of /proc/meminfo\n",
+		       med[1][0] / med[0][0]);
+	if (CPU_COUNT(&all))
+		sched_setaffinity(0, sizeof(all), &all);
+	return failed;
+}
+
 /* ---- the whole run ---- */
 
 static int run_all(const char *go_path)
@@ -1475,6 +1622,7 @@ static int run_all(const char *go_path)
 		       "== a thread each, one call at a time\n", opt_reps);
 		print_table();
 		print_goals();
+		failed |= meminfo_table();
 	}
 	if (opt_memory) {
 		if (base_conns < 0)
