@@ -61,8 +61,9 @@
 /* The longest name of a line ("nr_foll_pin_acquired" and the like) */
 #define MEMORY_NAME_MAX		64
 
-/* psi_trigger_create()'s limits (kernel/sched/psi.c), in microseconds */
-#define PSI_WINDOW_MIN_US	500000
+/* psi_trigger_create()'s limits (kernel/sched/psi.c), in microseconds;
+ * the lower one, 500000 before 6.4 (1 since), is left to the kernel
+ */
 #define PSI_WINDOW_MAX_US	10000000
 /* the window of an unprivileged trigger is a multiple of this */
 #define PSI_WINDOW_UNPRIV_US	2000000
@@ -144,14 +145,14 @@ static const char pressure_idl[] =
 "# The stream goes on until the client hangs up, or its connection is\n"
 "# closed because it does not read its replies, or the interface goes\n"
 "# away (MonitorEnded).  The kernel's rules for triggers apply, and what it\n"
-"# refuses is InvalidParameter naming the parameter: window from 500000\n"
-"# to 10000000, stall from 1 to window, irq only with full; and a window\n"
-"# that is not a multiple of 2000000 (2 s) unless both the task that\n"
-"# opened the connection and the one that sent the call have\n"
-"# CAP_SYS_RESOURCE in their effective set, in whatever user namespace,\n"
-"# as the kernel checks the opener of the file.  Streams count against\n"
-"# the server's stream quotas (org.kernel.varlink.TooManyStreams).  Fails\n"
-"# with PressureUnavailable where the kernel has no such file.\n"
+"# refuses is InvalidParameter naming the parameter: window up to 10000000\n"
+"# and from 500000 (from 1 since Linux 6.4), stall from 1 to window, irq\n"
+"# only with full; and a window that is not a multiple of 2000000 (2 s)\n"
+"# unless both the task that opened the connection and the one that sent\n"
+"# the call have CAP_SYS_RESOURCE in their effective set, in whatever user\n"
+"# namespace, as the kernel checks the opener of the file.  Streams count\n"
+"# against the server's stream quotas (org.kernel.varlink.TooManyStreams).\n"
+"# Fails with PressureUnavailable where the kernel has no such file.\n"
 "method Monitor(\n"
 "  # The resource to watch.\n"
 "  resource: Resource,\n"
@@ -177,7 +178,7 @@ static const char pressure_idl[] =
 "error PressureUnavailable (resource: Resource)\n"
 "\n"
 "# The end of a Monitor stream: the interface is going away (its module\n"
-"# is unloaded).\n"
+"# is unloaded), or the figures could not be read when the trigger fired.\n"
 "error MonitorEnded ()\n";
 
 /**
@@ -777,13 +778,15 @@ static const struct varlink_param pressure_monitor_params[] = {
 		      window),
 };
 
-/* psi_trigger_create()'s checks, in its order, to name what it refuses */
+/* psi_trigger_create()'s checks, in its order, to name what it refuses;
+ * what differs between kernels (the shortest window) it is left to say
+ */
 static const char *pressure_invalid(const struct pressure_monitor_params *p,
 				    int res, bool privileged)
 {
 	if (res == PRESSURE_IRQ && !p->full)
 		return "full";
-	if (p->window < PSI_WINDOW_MIN_US || p->window > PSI_WINDOW_MAX_US)
+	if (p->window <= 0 || p->window > PSI_WINDOW_MAX_US)
 		return "window";
 	if (!privileged && p->window % PSI_WINDOW_UNPRIV_US)
 		return "window";
@@ -851,7 +854,7 @@ static int pressure_monitor(struct varlink_call *call, const void *params)
 		kfree(m);
 		if (pressure_unavailable(n))
 			return pressure_error_unavailable(call, res);
-		/* what the checks above did not foresee */
+		/* the shortest window: 0.5 s before 6.4 */
 		if (n == -EINVAL)
 			return varlink_error_invalid_parameter(call, "window");
 		return n;
