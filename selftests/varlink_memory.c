@@ -951,8 +951,9 @@ TEST(unload)
 	const char *msg;
 
 	UNLESS_PSI("io");
+	ASSERT_TRUE(vt_interface_served(PRESSURE));
 	if (!vt_module_loaded(MODULE))
-		SKIP(return, "built in");
+		SKIP(return, "built in: nothing to unload");
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(1, monitor_taken(&c, monitor_call("io", false, 100000, 2000000), &msg));
 	ASSERT_EQ(0, vt_rmmod(MODULE, 60000));
