@@ -285,6 +285,38 @@ type systemDescription struct {
 	CpusPossible    int64   `json:"cpus_possible"`
 }
 
+// org.kernel.system.GetCommandLine
+type commandLine struct {
+	Cmdline   string   `json:"cmdline"`
+	Arguments []string `json:"arguments"`
+}
+
+// org.kernel.memory.Get
+type memory struct {
+	Total     uint64            `json:"total"`
+	Free      uint64            `json:"free"`
+	Available uint64            `json:"available"`
+	Fields    map[string]uint64 `json:"fields"`
+}
+
+// org.kernel.memory.GetStatistics
+type vmstat struct {
+	Counters map[string]uint64 `json:"counters"`
+}
+
+// org.kernel.pressure's Stall, and Get's reply
+type stall struct {
+	Avg10  float64 `json:"avg10"`
+	Avg60  float64 `json:"avg60"`
+	Avg300 float64 `json:"avg300"`
+	Total  uint64  `json:"total"`
+}
+
+type pressure struct {
+	Some *stall `json:"some"`
+	Full *stall `json:"full"`
+}
+
 // org.kernel.process.GetProcess
 type process struct {
 	Pid       int64  `json:"pid"`
@@ -567,7 +599,7 @@ func expect(cond bool, format string, args ...interface{}) error {
 func readers(release, address string) []reader {
 	pid := int64(os.Getpid())
 	stats, _ := sysfsFiles("statistics") // before the call, if there
-	return []reader{
+	rs := []reader{
 		{"org.kernel.varlink", "GetStatistics", nil, func(raw json.RawMessage) error {
 			return checkStatistics(raw, stats)
 		}},
@@ -584,6 +616,29 @@ func readers(release, address string) []reader {
 				s.MemoryFree <= s.MemoryTotal && s.TasksTotal > 0 &&
 				s.CpusOnline >= 1 && s.CpusOnline <= s.CpusPossible,
 				"unlikely values: %+v", s)
+		}},
+		{"org.kernel.system", "GetCommandLine", nil, func(raw json.RawMessage) error {
+			var c commandLine
+			if err := decodeStrict(raw, &c); err != nil {
+				return err
+			}
+			return expect(c.Cmdline != "" && len(c.Arguments) > 0, "%+v", c)
+		}},
+		{"org.kernel.memory", "Get", nil, func(raw json.RawMessage) error {
+			var m memory
+			if err := decodeStrict(raw, &m); err != nil {
+				return err
+			}
+			return expect(m.Total > 0 && m.Total == m.Fields["MemTotal"] &&
+				m.Free <= m.Total && m.Available <= m.Total,
+				"unlikely values: %+v", m)
+		}},
+		{"org.kernel.memory", "GetStatistics", nil, func(raw json.RawMessage) error {
+			var v vmstat
+			if err := decodeStrict(raw, &v); err != nil {
+				return err
+			}
+			return expect(v.Counters["pgfault"] > 0, "no pgfault: %+v", v)
 		}},
 		{"org.kernel.process", "GetProcess", map[string]int64{"pid": pid},
 			func(raw json.RawMessage) error {
@@ -671,6 +726,20 @@ func readers(release, address string) []reader {
 			return decodeStrict(raw, &p)
 		}},
 	}
+	// where the kernel has pressure figures (PSI on)
+	if _, err := os.Stat("/proc/pressure/memory"); err == nil {
+		rs = append(rs, reader{"org.kernel.pressure", "Get",
+			map[string]string{"resource": "memory"},
+			func(raw json.RawMessage) error {
+				var p pressure
+				if err := decodeStrict(raw, &p); err != nil {
+					return err
+				}
+				return expect(p.Some != nil && p.Full != nil &&
+					p.Some.Avg10 >= 0 && p.Some.Avg10 <= 100, "%+v", p)
+			}})
+	}
+	return rs
 }
 
 // Whether a method reads only and takes no argument: worth a call.
