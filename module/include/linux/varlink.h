@@ -233,7 +233,9 @@ struct varlink_param {
  * CAP_SYS_ADMIN in the initial user namespace; a user without it runs at
  * most max_streams_per_user (counted by varlink_call_user() in its
  * varlink_call_tenant()), a container at most max_streams_per_container.
- * The stream counts until its final reply.  With VARLINK_MORE.
+ * The stream counts until its final reply.  With VARLINK_MORE, not with
+ * VARLINK_INLINE: a stream may wait for its client (varlink_reply_wait()),
+ * which the client's own task must not.
  */
 #define VARLINK_STREAM		0x20
 
