@@ -414,6 +414,7 @@ int varlink_error_invalid_parameter(struct varlink_call *call,
  *	for the initial namespaces (net, ipc, uts) whoever calls
  * @VARLINK_SYSFS: sysfs of the initial network namespace
  * @VARLINK_CGROUP2: the cgroup2 hierarchy, from the root cgroup
+ * @VARLINK_FS_COUNT: how many there are, not one of them
  *
  * Each is mounted on first use, from a kworker, so that it belongs to the
  * initial namespaces, and stays until varlink.ko is unloaded.
