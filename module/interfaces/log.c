@@ -67,9 +67,11 @@
 #define LOG_ERR(name)	"org.kernel.log." name
 
 /*
- * The longest message Write takes, in bytes, its newline included: what
- * /dev/kmsg takes in one write(2), LOG_LINE_MAX (1024 less the 32 bytes
- * of PREFIX_MAX) on the kernels built without CONFIG_PRINTK_CALLER.
+ * The longest message Write takes, in bytes, with its newline and a NUL:
+ * LOG_LINE_MAX (1024 less the 32 bytes of PREFIX_MAX, on kernels built
+ * without CONFIG_PRINTK_CALLER), what vprintk_store() stores of one
+ * message (/dev/kmsg takes as much in one write(2), but a longer text
+ * loses its newline there).
  */
 #define LOG_MESSAGE_MAX		(1024 - 32)
 /* The highest syslog facility a record holds (struct printk_info: u8) */
@@ -189,8 +191,9 @@ static const char log_idl[] =
 "  # local7, ...); 1 if absent.  0 (the kernel) is refused, as /dev/kmsg\n"
 "  # gives writers facility 1 instead.\n"
 "  facility: ?int,\n"
-"  # The text, at most 991 bytes (/dev/kmsg takes 992 with the newline);\n"
-"  # a newline within makes a multi-line record.\n"
+"  # The text, at most 990 bytes: with the newline and a NUL, the 992 of\n"
+"  # LOG_LINE_MAX, what the kernel stores of one message.  A newline within\n"
+"  # makes a multi-line record.\n"
 "  message: string\n"
 ") -> ()\n"
 "\n"
@@ -635,7 +638,7 @@ static int log_read(struct varlink_call *call, const void *params)
 	s->follow = p->follow;
 	kmsg_dump_rewind(&iter);
 	s->end = iter.next_seq;
-	s->next = min_t(u64, after + 1, iter.next_seq);
+	s->next = min_t(u64, (u64)after + 1, iter.next_seq);
 	s->counted = p->after.text;
 
 	mutex_lock(&log_lock);
@@ -786,7 +789,7 @@ static int log_write(struct varlink_call *call, const void *params)
 	    (log_json_s64(&p->facility, &facility) || facility < 1 ||
 	     facility > LOG_FACILITY_MAX))
 		return varlink_error_invalid_parameter(call, "facility");
-	if (strlen(p->message) + 1 > LOG_MESSAGE_MAX)
+	if (strlen(p->message) + 2 > LOG_MESSAGE_MAX)
 		return varlink_error_invalid_parameter(call, "message");
 
 	if (!sender || !log_cred_owner(varlink_call_cred(call)) ||
