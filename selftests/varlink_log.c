@@ -706,7 +706,7 @@ FIXTURE(perm) {
 
 FIXTURE_VARIANT(perm) {
 	enum who who;
-	const char *restrict;
+	const char *dmesg_restrict;
 	int read;
 	int write;
 	bool kernel;	/* syslog(2) says the same as Read */
@@ -714,7 +714,7 @@ FIXTURE_VARIANT(perm) {
 
 #define PERM(name, w, r, rd, wr, k)					\
 	FIXTURE_VARIANT_ADD(perm, name) {				\
-		.who = w, .restrict = r, .read = rd, .write = wr,	\
+		.who = w, .dmesg_restrict = r, .read = rd, .write = wr,	\
 		.kernel = k,						\
 	}
 
@@ -743,7 +743,7 @@ FIXTURE_SETUP(perm)
 	ASSERT_NE(NULL, self->restrict_was);
 	ASSERT_NE(NULL, self->devkmsg_was);
 	ASSERT_EQ(0, sysctl_set(DEVKMSG, "on"));
-	ASSERT_EQ(0, sysctl_set(RESTRICT, variant->restrict));
+	ASSERT_EQ(0, sysctl_set(RESTRICT, variant->dmesg_restrict));
 }
 
 FIXTURE_TEARDOWN(perm)
