@@ -215,9 +215,10 @@ static char *sysctl_get(const char *path)
 	return ks_read_line(path);
 }
 
+/* with a newline: printk_devkmsg refuses a value without one */
 static int sysctl_set(const char *path, const char *v)
 {
-	return vt_write_file(path, v);
+	return vt_write_file(path, vt_fmt("%s\n", v));
 }
 
 /* A text no earlier test wrote: @what, the test's pid and a count */
