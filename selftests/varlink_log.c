@@ -873,7 +873,9 @@ static long long slab_kib(void)
  * client reads them, so it gets every record without being closed, and
  * the server holds no more than its queue.
  */
-TEST_F(log, slow_reader_gets_all)
+#define FILL_LEN	900
+
+TEST_F_TIMEOUT(log, slow_reader_gets_all, 300)
 {
 	long long max_output = vt_param("max_output", 262144);
 	long long slab_before, slab_peak = 0, received = 0, next = -1;
@@ -887,15 +889,16 @@ TEST_F(log, slow_reader_gets_all)
 	bool final = false;
 
 	ASSERT_LT(0, size);
-	/* records of a few bytes: the most replies a buffer holds (one
-	 * descriptor each 32 bytes); debug, so the console keeps quiet
+	/* long records, more than the buffer holds; debug, so that the
+	 * console keeps quiet
 	 */
-	n = size / 32 + 1000;
+	n = size / FILL_LEN + 100;
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < n; i++) {
-		char line[32];
-		int l = snprintf(line, sizeof(line), "<15>fill %d\n", i);
+		char line[FILL_LEN + 16];
+		int l = snprintf(line, sizeof(line), "<15>fill %7d %0*d\n", i,
+				 FILL_LEN - 13, 0);
 
 		ASSERT_EQ(l, write(fd, line, l));
 	}
@@ -938,7 +941,7 @@ TEST_F(log, slow_reader_gets_all)
 			}
 		}
 		len = 0;
-		if (!(entries % 512)) {
+		if (!(entries % 64)) {
 			long long s = slab_kib();
 
 			if (s > slab_peak)
