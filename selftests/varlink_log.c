@@ -30,6 +30,7 @@
 #define READ(params)	"{\"method\":\"" IFACE ".Read\",\"more\":true," \
 			"\"parameters\":" params "}"
 #define WRITE(params)	KS_CALL(IFACE ".Write", params)
+#define W_FAC		"{\"priority\":%d,\"facility\":%d,\"message\":\"%s\"}"
 #define RATE_LIMITED	IFACE ".RateLimited"
 #define TOO_MANY	"org.kernel.varlink.TooManyStreams"
 
@@ -437,11 +438,9 @@ TEST_F(log, write)
 			     &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	EXPECT_STREQ("{}", vt_params(msg));
-	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE("{\"priority\":2,\"facility\":16,"
-					      "\"message\":\"%s\"}"), m2), &msg));
+	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE(W_FAC), 2, 16, m2), &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
-	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE("{\"priority\":7,\"facility\":255,"
-					      "\"message\":\"%s\"}"), m3json), &msg));
+	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE(W_FAC), 7, 255, m3json), &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	/* the longest: 990 bytes, the newline and the NUL of LOG_LINE_MAX */
 	memset(longest, 'x', 990);
@@ -472,50 +471,42 @@ FIXTURE(bad_write) {
 FIXTURE_VARIANT(bad_write) {
 	const char *params;	/* "%s" is the message */
 	const char *parameter;	/* the one named, or NULL: any */
+	int length;		/* the message padded to this length */
 };
 
 FIXTURE_VARIANT_ADD(bad_write, priority_8) {
 	.params = "{\"priority\":8,\"message\":\"%s\"}", .parameter = "priority",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, priority_negative) {
 	.params = "{\"priority\":-1,\"message\":\"%s\"}", .parameter = "priority",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, priority_missing) {
 	.params = "{\"message\":\"%s\"}",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, facility_kernel) {
 	.params = "{\"priority\":6,\"facility\":0,\"message\":\"%s\"}",
 	.parameter = "facility",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, facility_256) {
 	.params = "{\"priority\":6,\"facility\":256,\"message\":\"%s\"}",
 	.parameter = "facility",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, facility_huge) {
 	.params = "{\"priority\":6,\"facility\":184467440737095516160,\"message\":\"%s\"}",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, nul) {
 	.params = "{\"priority\":6,\"message\":\"%s\\u0000after\"}",
 };
+
 FIXTURE_VARIANT_ADD(bad_write, too_long) {
-	.params = "{\"priority\":6,\"message\":\"%s"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................"
-		  "................................................................\"}",
-	.parameter = "message",
+	.params = "{\"priority\":6,\"message\":\"%s\"}", .parameter = "message",
+	.length = 991,	/* one more than the 990 it takes */
 };
 
 FIXTURE_SETUP(bad_write)
@@ -532,14 +523,20 @@ FIXTURE_TEARDOWN(bad_write)
 
 TEST_F(bad_write, refused)
 {
-	const char *m = marker("bad");
+	char *m = marker("bad"), *text = m;
 	struct vt_conn c;
 	const char *msg;
 	struct recs k;
 	int i;
 
+	if (variant->length) {
+		text = malloc(variant->length + 1);
+		memset(text, '.', variant->length);
+		memcpy(text, m, strlen(m));
+		text[variant->length] = '\0';
+	}
 	ASSERT_EQ(0, vt_open_ready(&c));
-	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE("%s"), vt_fmt(variant->params, m)),
+	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE("%s"), vt_fmt(variant->params, text)),
 			     &msg));
 	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
 	if (variant->parameter)
@@ -713,29 +710,82 @@ FIXTURE_VARIANT(perm) {
 	bool kernel;	/* syslog(2) says the same as Read */
 };
 
-#define PERM(name, w, r, rd, wr, k)					\
-	FIXTURE_VARIANT_ADD(perm, name) {				\
-		.who = w, .dmesg_restrict = r, .read = rd, .write = wr,	\
-		.kernel = k,						\
-	}
+FIXTURE_VARIANT_ADD(perm, root_restrict_0) {
+	.who = ROOT, .dmesg_restrict = "0", .read = ALLOWED, .write = ALLOWED,
+	.kernel = true,
+};
 
-PERM(root_restrict_0, ROOT, "0", ALLOWED, ALLOWED, true);
-PERM(root_restrict_1, ROOT, "1", ALLOWED, ALLOWED, true);
-PERM(nobody_restrict_0, NOBODY, "0", ALLOWED, DENIED, true);
-PERM(nobody_restrict_1, NOBODY, "1", DENIED, DENIED, true);
-PERM(no_syslog_restrict_0, NO_SYSLOG, "0", ALLOWED, DENIED, true);
-PERM(no_syslog_restrict_1, NO_SYSLOG, "1", DENIED, DENIED, true);
+FIXTURE_VARIANT_ADD(perm, root_restrict_1) {
+	.who = ROOT, .dmesg_restrict = "1", .read = ALLOWED, .write = ALLOWED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, nobody_restrict_0) {
+	.who = NOBODY, .dmesg_restrict = "0", .read = ALLOWED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, nobody_restrict_1) {
+	.who = NOBODY, .dmesg_restrict = "1", .read = DENIED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, no_syslog_restrict_0) {
+	.who = NO_SYSLOG, .dmesg_restrict = "0", .read = ALLOWED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, no_syslog_restrict_1) {
+	.who = NO_SYSLOG, .dmesg_restrict = "1", .read = DENIED, .write = DENIED,
+	.kernel = true,
+};
+
 /* the kernel still takes CAP_SYS_ADMIN for CAP_SYSLOG, to read only */
-PERM(admin_no_syslog_restrict_1, ADMIN_NO_SYSLOG, "1", ALLOWED, DENIED, true);
-PERM(userns_root_restrict_0, USERNS_ROOT, "0", ALLOWED, DENIED, true);
-PERM(userns_root_restrict_1, USERNS_ROOT, "1", DENIED, DENIED, true);
-PERM(netns_root_restrict_1, NETNS_ROOT, "1", ALLOWED, ALLOWED, true);
+FIXTURE_VARIANT_ADD(perm, admin_no_syslog_restrict_1) {
+	.who = ADMIN_NO_SYSLOG, .dmesg_restrict = "1", .read = ALLOWED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, userns_root_restrict_0) {
+	.who = USERNS_ROOT, .dmesg_restrict = "0", .read = ALLOWED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, userns_root_restrict_1) {
+	.who = USERNS_ROOT, .dmesg_restrict = "1", .read = DENIED, .write = DENIED,
+	.kernel = true,
+};
+
+FIXTURE_VARIANT_ADD(perm, netns_root_restrict_1) {
+	.who = NETNS_ROOT, .dmesg_restrict = "1", .read = ALLOWED, .write = ALLOWED,
+	.kernel = true,
+};
+
 /* stricter than syslog(2): another netns is held to dmesg_restrict 1 */
-PERM(netns_nobody_restrict_0, NETNS_NOBODY, "0", DENIED, DENIED, false);
-PERM(opener_root_sender_nobody_restrict_0, OPENER_ROOT, "0", ALLOWED, DENIED, false);
-PERM(opener_root_sender_nobody_restrict_1, OPENER_ROOT, "1", DENIED, DENIED, false);
-PERM(opener_nobody_sender_root_restrict_1, OPENER_NOBODY, "1", DENIED, DENIED, false);
-PERM(opener_nobody_sender_root_restrict_0, OPENER_NOBODY, "0", ALLOWED, DENIED, false);
+FIXTURE_VARIANT_ADD(perm, netns_nobody_restrict_0) {
+	.who = NETNS_NOBODY, .dmesg_restrict = "0", .read = DENIED, .write = DENIED,
+	.kernel = false,
+};
+
+FIXTURE_VARIANT_ADD(perm, opener_root_sender_nobody_restrict_0) {
+	.who = OPENER_ROOT, .dmesg_restrict = "0", .read = ALLOWED, .write = DENIED,
+	.kernel = false,
+};
+
+FIXTURE_VARIANT_ADD(perm, opener_root_sender_nobody_restrict_1) {
+	.who = OPENER_ROOT, .dmesg_restrict = "1", .read = DENIED, .write = DENIED,
+	.kernel = false,
+};
+
+FIXTURE_VARIANT_ADD(perm, opener_nobody_sender_root_restrict_1) {
+	.who = OPENER_NOBODY, .dmesg_restrict = "1", .read = DENIED, .write = DENIED,
+	.kernel = false,
+};
+
+FIXTURE_VARIANT_ADD(perm, opener_nobody_sender_root_restrict_0) {
+	.who = OPENER_NOBODY, .dmesg_restrict = "0", .read = ALLOWED, .write = DENIED,
+	.kernel = false,
+};
 
 FIXTURE_SETUP(perm)
 {
