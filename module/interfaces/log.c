@@ -137,14 +137,15 @@ static const char log_idl[] =
 "# when it gets there; records overwritten before are counted in \"lost\".\n"
 "#\n"
 "# It needs what syslog(2)'s SYSLOG_ACTION_READ_ALL (dmesg) needs: while\n"
-"# kernel.dmesg_restrict is 1, CAP_SYSLOG (or CAP_SYS_ADMIN, which the\n"
-"# kernel still takes) in the initial user namespace, else nothing.  A\n"
-"# caller in another network namespace (a container) is held to the\n"
-"# rule of dmesg_restrict 1 whatever its value, as container runtimes\n"
-"# allow syslog(2) only with CAP_SYSLOG.  Both the task that opened the\n"
-"# connection and the one that sent the call must pass, when the call is\n"
-"# made; else org.varlink.service.PermissionDenied.  The LSM's syslog\n"
-"# hook (security_syslog) is not consulted: the module cannot call it.\n"
+"# kernel.dmesg_restrict is 1, CAP_SYSLOG in the initial user namespace\n"
+"# (or CAP_SYS_ADMIN, on kernels before 6.9, which took it too), else\n"
+"# nothing.  A caller in another network namespace (a container) is held\n"
+"# to the rule of dmesg_restrict 1 whatever its value, as container\n"
+"# runtimes allow syslog(2) only with CAP_SYSLOG.  Both the task that\n"
+"# opened the connection and the one that sent the call must pass, when\n"
+"# the call is made; else org.varlink.service.PermissionDenied.  The\n"
+"# LSM's syslog hook (security_syslog) is not consulted: the module\n"
+"# cannot call it.\n"
 "#\n"
 "# Each call with \"more\" counts against the server's stream quotas (the\n"
 "# parameters max_streams, max_streams_per_user and\n"
@@ -578,7 +579,10 @@ static void log_stream_cancel(struct varlink_call *call, void *data)
  * Whether the caller may read the log: syslog(2)'s check_syslog_permissions()
  * for SYSLOG_ACTION_READ_ALL, made for both parties by
  * varlink_call_capable(); outside the initial network namespace as if
- * dmesg_restrict were 1.
+ * dmesg_restrict were 1.  Where the kernel still takes CAP_SYS_ADMIN
+ * instead (VL_SYSLOG_SYS_ADMIN), both parties must hold the same one of
+ * the two, which never grants more than the kernel; its warning is not
+ * printed.
  */
 static bool log_may_read(struct varlink_call *call)
 {
@@ -590,7 +594,7 @@ static bool log_may_read(struct varlink_call *call)
 			      buf, sizeof(buf)) > 0)
 		restricted = buf[0] != '0';	/* 0 or 1; else fail closed */
 	return !restricted || varlink_call_capable(call, CAP_SYSLOG) ||
-	       varlink_call_capable(call, CAP_SYS_ADMIN);
+	       (VL_SYSLOG_SYS_ADMIN && varlink_call_capable(call, CAP_SYS_ADMIN));
 }
 
 struct log_read_params {
