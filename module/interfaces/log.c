@@ -643,7 +643,7 @@ static int log_read(struct varlink_call *call, const void *params)
 	kmsg_dump_rewind(&iter);
 	s->end = iter.next_seq;
 	s->next = min_t(u64, (u64)after + 1, iter.next_seq);
-	s->counted = p->after.text;
+	s->counted = after >= 0;
 
 	mutex_lock(&log_lock);
 	if (log_stopping) {
