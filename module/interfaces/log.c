@@ -306,7 +306,8 @@ static void log_irq(struct irq_work *work)
 /* The printk:console probe: any context, printk's own included */
 static void log_console_probe(void *data, const char *text, size_t len)
 {
-	irq_work_queue(&log_irq_work);
+	if (READ_ONCE(log_followers))
+		irq_work_queue(&log_irq_work);
 }
 
 static void log_find_console(struct tracepoint *tp, void *priv)
