@@ -1061,6 +1061,50 @@ TEST_F(log, streams_per_user)
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, streams_child, &max));
 }
 
+/*
+ * Unloading the module ends every stream with a final reply: one that
+ * follows, idle, and one whose client does not read its replay (its
+ * work waits in varlink_reply_wait()).  Built in, it cannot be unloaded.
+ */
+TEST_F_TIMEOUT(log, unload_ends_streams, 120)
+{
+	struct vt_conn idle, parked;
+	long long next = -1;
+	const char *msg;
+	struct rec r;
+	int ret, n = 0;
+
+	if (!vt_module_loaded("varlink_log"))
+		SKIP(return, "varlink_log is built in");
+	ASSERT_EQ(0, vt_open_ready(&idle));
+	ASSERT_EQ(0, vt_open_ready(&parked));
+	ASSERT_EQ(0, vt_send(&idle, READ("{\"after\":9223372036854775807,\"follow\":true}")));
+	ASSERT_EQ(0, vt_send(&parked, READ("{}")));
+	vt_sleep_ms(300);
+	ASSERT_EQ(0, vt_rmmod("varlink_log", VT_TIMEOUT_MS));
+
+	ASSERT_EQ(1, vt_recv(&idle, VT_TIMEOUT_MS, &msg));
+	EXPECT_EQ(0, parse_reply(msg, &r, &next)) TH_LOG("%s", msg);
+	EXPECT_FALSE(vt_continues(msg)) TH_LOG("%s", msg);
+	EXPECT_LT(0, next);
+	do {
+		ASSERT_EQ(1, vt_recv(&parked, VT_TIMEOUT_MS, &msg)) TH_LOG("after %d", n);
+		ret = parse_reply(msg, &r, &next);
+		ASSERT_LE(0, ret) TH_LOG("%s", msg);
+		free(r.msg);
+		n++;
+	} while (vt_continues(msg));
+	TH_LOG("the parked stream ended after %d replies", n);
+
+	ASSERT_EQ(1, vt_call(&idle, READ("{}"), &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.InterfaceNotFound")) TH_LOG("%s", msg);
+	ASSERT_EQ(0, vt_insmod("varlink_log"));
+	ASSERT_EQ(1, vt_call(&idle, READ("{\"after\":9223372036854775807}"), &msg));
+	EXPECT_EQ(0, parse_reply(msg, &r, &next)) TH_LOG("%s", msg);
+	vt_close(&idle);
+	vt_close(&parked);
+}
+
 /* The IDL is served, and flat. */
 TEST(idl)
 {
