@@ -889,7 +889,6 @@ static void __exit log_exit(void)
 
 	/* waits for the final reply of every call */
 	varlink_unregister_interface(&log_iface);
-	WARN_ON(!list_empty(&log_streams));
 
 	if (log_console_tp) {
 		tracepoint_probe_unregister(log_console_tp, log_console_probe,
@@ -899,8 +898,11 @@ static void __exit log_exit(void)
 	irq_work_sync(&log_irq_work);
 	cancel_work_sync(&log_wake_work);
 	cancel_delayed_work_sync(&log_recheck_work);
-	/* runs what is queued: the frees of ended streams */
+	/* runs what is queued: the ends of streams, which leave the list
+	 * just after their final reply, and their frees
+	 */
 	destroy_workqueue(log_wq);
+	WARN_ON(!list_empty(&log_streams));
 	kvfree(log_text);
 }
 
