@@ -369,6 +369,7 @@ struct user_namespace *varlink_call_user_ns(const struct varlink_call *call);
 struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call);
 struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call);
 s64 varlink_call_boottime_offset(const struct varlink_call *call);
+bool varlink_call_in_init_ns(const struct varlink_call *call, int nstype);
 bool varlink_call_is_caller(const struct varlink_call *call,
 			    struct task_struct *task);
 void varlink_call_set_cancel(struct varlink_call *call,
