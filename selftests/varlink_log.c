@@ -922,6 +922,52 @@ static long long slab_kib(void)
 }
 
 /*
+ * printk.time off: no record shows a timestamp (the kernel prints them
+ * by printk.time as it reads them, whenever they were stored), and a
+ * text that looks like one stays text.  On again, they are back.
+ */
+#define PRINTK_TIME	"/sys/module/printk/parameters/time"
+
+TEST_F(log, printk_time_off)
+{
+	const char *m1 = marker("time"), *m2 = marker("time");
+	char *fake = vt_fmt("[   12.345678] %s", m2);
+	char *was = sysctl_get(PRINTK_TIME);
+	const struct rec *r;
+	struct vt_conn c;
+	struct recs k, v;
+	long long seq;
+
+	ASSERT_NE(NULL, was);
+	ASSERT_EQ(0, kmsg_write(14, m1));
+	ASSERT_EQ(0, vt_write_file(PRINTK_TIME, "N"));
+	EXPECT_EQ(0, kmsg_write(14, fake));
+	ASSERT_TRUE(kmsg_read_all(&k));
+	r = recs_find(&k, m1);
+	ASSERT_NE(NULL, r);
+	seq = r->seq;
+	ASSERT_EQ(0, vt_open_ready(&c));
+	EXPECT_TRUE(read_all(&c, vt_fmt("{\"after\":%lld}", seq - 1), &v));
+	vt_write_file(PRINTK_TIME, was);
+	ASSERT_LE(2, v.n);
+	EXPECT_STREQ(m1, v.r[0].msg);
+	/* printk.time is what the text has: none for any record now */
+	EXPECT_EQ(-1, v.r[0].us);
+	ASSERT_NE(NULL, recs_find(&v, fake));
+	EXPECT_EQ(-1, recs_find(&v, fake)->us);
+	EXPECT_EQ(r->pri, v.r[0].pri);
+	recs_free(&v);
+	/* on again: the timestamps are back, as /dev/kmsg has them */
+	EXPECT_TRUE(read_all(&c, vt_fmt("{\"after\":%lld}", seq - 1), &v));
+	ASSERT_LE(1, v.n);
+	EXPECT_EQ(r->us, v.r[0].us);
+	ASSERT_NE(NULL, recs_find(&v, fake));
+	recs_free(&v);
+	recs_free(&k);
+	vt_close(&c);
+}
+
+/*
  * A full log buffer (4 MiB in the VMs), replayed to a client that reads
  * one byte at a time, at first: far more than max_output of replies,
  * which the server sends as the client reads them, so it gets every
