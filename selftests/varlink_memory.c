@@ -104,13 +104,14 @@ static int proc_write(const char *name, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : n < 0 ? -errno : -EIO;
 }
 
-/* A Monitor call, with "more" */
+/* A Monitor call with "more"; @params is a JSON object */
+#define MONITOR(params) \
+	"{\"method\":\"" PRESSURE ".Monitor\",\"more\":true,\"parameters\":" params "}"
+
 static char *monitor_call(const char *res, bool full, long long stall,
 			  long long window)
 {
-	return vt_fmt("{\"method\":\"" PRESSURE ".Monitor\",\"more\":true,"
-		      "\"parameters\":{\"resource\":\"%s\",\"full\":%s,"
-		      "\"stall\":%lld,\"window\":%lld}}",
+	return vt_fmt(MONITOR("{\"resource\":\"%s\",\"full\":%s,\"stall\":%lld,\"window\":%lld}"),
 		      res, full ? "true" : "false", stall, window);
 }
 
@@ -403,16 +404,22 @@ FIXTURE_VARIANT(caller) {
 };
 
 FIXTURE_VARIANT_ADD(caller, root) { .who = ROOT, .privileged = true };
+
 FIXTURE_VARIANT_ADD(caller, nobody) { .who = NOBODY };
+
 /* psi looks at the raw capability, in whatever namespace: granted */
 FIXTURE_VARIANT_ADD(caller, userns_root) {
 	.who = USERNS_ROOT, .privileged = true,
 };
+
 FIXTURE_VARIANT_ADD(caller, netns_root) {
 	.who = NETNS_ROOT, .privileged = true,
 };
+
 FIXTURE_VARIANT_ADD(caller, docker_root) { .who = DOCKER_ROOT };
+
 FIXTURE_VARIANT_ADD(caller, opener_root) { .who = OPENER_ROOT };
+
 FIXTURE_VARIANT_ADD(caller, sender_root) { .who = SENDER_ROOT };
 
 FIXTURE_SETUP(caller)
@@ -598,13 +605,6 @@ static bool monitor_unavailable(const char *res)
 	return ok;
 }
 
-#define UNLESS_PSI(res) do {						\
-	if (!proc_has("pressure/" res)) {				\
-		EXPECT_TRUE(monitor_unavailable(res));			\
-		return;							\
-	}								\
-} while (0)
-
 /*
  * Whether a Monitor call was taken: no error within 0.7 s (nothing is
  * sent when the trigger is set), or a first reply that continues.  The
@@ -637,7 +637,10 @@ TEST_F(caller, monitor_window)
 	bool mixed = variant->who == OPENER_ROOT || variant->who == SENDER_ROOT;
 	int ret;
 
-	UNLESS_PSI("cpu");
+	if (!proc_has("pressure/cpu")) {
+		EXPECT_TRUE(monitor_unavailable("cpu"));
+		return;
+	}
 	ret = monitor_taken(&self->c, monitor_call("cpu", false, 100000, 500000),
 			    &self->msg);
 	if (variant->privileged) {
@@ -679,29 +682,37 @@ FIXTURE_VARIANT_ADD(limits, window_short) {
 	.res = "cpu", .stall = 1000, .window = 499999, .bad = "window",
 	.kernel_decides = true,
 };
+
 FIXTURE_VARIANT_ADD(limits, window_zero) {
 	.res = "cpu", .stall = 0, .window = 0, .bad = "window",
 };
+
 FIXTURE_VARIANT_ADD(limits, window_long) {
 	.res = "memory", .stall = 1000, .window = 10000001, .bad = "window",
 };
+
 FIXTURE_VARIANT_ADD(limits, window_negative) {
 	.res = "io", .stall = 1000, .window = -2000000, .bad = "window",
 };
+
 FIXTURE_VARIANT_ADD(limits, window_huge) {
 	.res = "io", .stall = 1000, .window = 4294967296000000LL,
 	.bad = "window",
 };
+
 FIXTURE_VARIANT_ADD(limits, stall_zero) {
 	.res = "cpu", .stall = 0, .window = 1000000, .bad = "stall",
 };
+
 FIXTURE_VARIANT_ADD(limits, stall_negative) {
 	.res = "cpu", .full = true, .stall = -1, .window = 1000000,
 	.bad = "stall",
 };
+
 FIXTURE_VARIANT_ADD(limits, stall_over_window) {
 	.res = "memory", .stall = 1000001, .window = 1000000, .bad = "stall",
 };
+
 FIXTURE_VARIANT_ADD(limits, stall_wraps) {
 	.res = "memory", .stall = 4294967296LL + 1000, .window = 1000000,
 	.bad = "stall",
@@ -748,6 +759,8 @@ TEST_F(limits, refused)
 		EXPECT_FALSE(kernel_takes(variant->stall, variant->window));
 }
 
+#define MONITOR_PARAMS	"{\"resource\":\"cpu\",\"stall\":1000,\"window\":2000000}"
+
 /* A resource that is not one, and Monitor without "more" */
 TEST(bad_calls)
 {
@@ -758,12 +771,9 @@ TEST(bad_calls)
 		KS_CALL(PRESSURE ".Get", "{\"resource\":\"\"}"),
 		KS_CALL(PRESSURE ".Get", "{\"resource\":1}"),
 		KS_CALL(PRESSURE ".Get", "{}"),
-		"{\"method\":\"" PRESSURE ".Monitor\",\"more\":true,\"parameters\":"
-		"{\"resource\":\"CPU\",\"stall\":1000,\"window\":2000000}}",
-		"{\"method\":\"" PRESSURE ".Monitor\",\"more\":true,\"parameters\":"
-		"{\"resource\":\"cpu\",\"stall\":1.5,\"window\":2000000}}",
-		"{\"method\":\"" PRESSURE ".Monitor\",\"more\":true,\"parameters\":"
-		"{\"resource\":\"cpu\",\"window\":2000000}}",
+		MONITOR("{\"resource\":\"CPU\",\"stall\":1000,\"window\":2000000}"),
+		MONITOR("{\"resource\":\"cpu\",\"stall\":1.5,\"window\":2000000}"),
+		MONITOR("{\"resource\":\"cpu\",\"window\":2000000}"),
 		KS_CALL(MEMORY ".Get", "{\"x\":1}"),
 	};
 	struct vt_conn c;
@@ -776,9 +786,7 @@ TEST(bad_calls)
 		EXPECT_TRUE(vt_is_error(msg, KS_INVALID))
 			TH_LOG("%s: %s", bad[i], msg);
 	}
-	ASSERT_EQ(1, vt_call(&c, KS_CALL(PRESSURE ".Monitor",
-					 "{\"resource\":\"cpu\",\"stall\":1000,\"window\":2000000}"),
-			     &msg));
+	ASSERT_EQ(1, vt_call(&c, KS_CALL(PRESSURE ".Monitor", MONITOR_PARAMS), &msg));
 	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.ExpectedMore")) TH_LOG("%s", msg);
 	vt_close(&c);
 }
@@ -816,10 +824,9 @@ static int spin(pid_t *pids, int n)
 		if (pids[i] < 0)
 			return -errno;
 		if (!pids[i]) {
-			volatile unsigned long x = 0;
-
+			/* runnable all the time, in and out of the kernel */
 			for (;;)
-				x++;
+				getppid();
 		}
 	}
 	return 0;
@@ -869,7 +876,10 @@ TEST(monitor_fires)
 	int n = 2 * sysconf(_SC_NPROCESSORS_ONLN) + 2;
 	pid_t pids[n];
 
-	UNLESS_PSI("cpu");
+	if (!proc_has("pressure/cpu")) {
+		EXPECT_TRUE(monitor_unavailable("cpu"));
+		return;
+	}
 	memset(pids, 0, sizeof(pids));
 	ASSERT_EQ(0, spin(pids, n));
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, fires, NULL));
@@ -938,7 +948,10 @@ TEST(stream_quota)
 {
 	long per_user = vt_param("max_streams_per_user", -1);
 
-	UNLESS_PSI("memory");
+	if (!proc_has("pressure/memory")) {
+		EXPECT_TRUE(monitor_unavailable("memory"));
+		return;
+	}
 	ASSERT_LT(0, per_user);
 	ASSERT_GE(100, per_user);
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, quota, &per_user));
@@ -950,7 +963,10 @@ TEST(unload)
 	struct vt_conn c;
 	const char *msg;
 
-	UNLESS_PSI("io");
+	if (!proc_has("pressure/io")) {
+		EXPECT_TRUE(monitor_unavailable("io"));
+		return;
+	}
 	ASSERT_TRUE(vt_interface_served(PRESSURE));
 	if (!vt_module_loaded(MODULE))
 		SKIP(return, "built in: nothing to unload");
