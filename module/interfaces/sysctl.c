@@ -756,15 +756,33 @@ static void sysctl_list_free(struct sysctl_list *l)
 	kfree(l);
 }
 
+/* Whether the file at @path exists, whether the caller may read it or not:
+ * 0, or the errno of a name that is none.
+ */
+static int sysctl_file_exists(struct varlink_call *call, const char *path)
+{
+	struct file *f = varlink_file_open(call, VARLINK_PROC, path, O_RDONLY);
+	int err;
+
+	if (!IS_ERR(f)) {
+		fput(f);
+		return 0;
+	}
+	err = PTR_ERR(f);
+	return err == -EACCES || err == -EPERM ? 0 : err;
+}
+
 static int sysctl_list_run(struct sysctl_list *l)
 {
 	const char *shown = l->prefix ? l->prefix : "";
 	int err;
 
-	/* a directory, or else one sysctl */
+	/* a directory, or else one sysctl (ENOTDIR says either is a file) */
 	err = sysctl_push(l);
 	if (err == -ENOTDIR || err == -EACCES || err == -EPERM) {
-		err = sysctl_entry(l, true);
+		err = sysctl_file_exists(l->call, l->path);
+		if (!err)
+			err = sysctl_entry(l, false);
 		if (err)
 			return sysctl_fail(l->call, shown, err);
 		return varlink_reply(l->call);
