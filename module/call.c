@@ -127,6 +127,8 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
 	else
 		cancel = call->cancel;
 	mutex_unlock(&call->lock);
+	/* a paced stream waiting for its client learns it now */
+	vl_conn_wake_output(call->conn);
 	if (!cancel)
 		return;
 	/* the final reply may come meanwhile: the tests make sure it does */
@@ -594,6 +596,42 @@ int varlink_reply_continues(struct varlink_call *call)
 }
 EXPORT_SYMBOL_GPL(varlink_reply_continues);
 
+/**
+ * varlink_reply_wait() - wait until the client has read most of its
+ *	replies
+ * @call: a call made with "more" to a method with VARLINK_MORE
+ *
+ * Paces a stream that sends many replies at once (a replay of thousands
+ * of records): called before each varlink_reply_continues(), it sleeps
+ * while more than half of max_output (a parameter of varlink.ko, 256 KiB
+ * by default) is queued for the client, so that a client that reads
+ * slowly is never closed for it, and what the stream makes the kernel
+ * hold stays under max_output.  Each reply must then be shorter than
+ * half of max_output.  The wait holds the task it sleeps in: a stream
+ * that waits for events in between returns -EINPROGRESS from its
+ * callback and replies from its own work, not from a worker it parks.
+ *
+ * Context: process context, may sleep; no lock of the provider that its
+ * cancel callback takes may be held.
+ * Return: 0; -ECANCELED once the call was cancelled (the client hung up,
+ * or the interface is being unregistered): finish the call;
+ * -ECONNRESET if the connection is closing, -EINTR on a fatal signal:
+ * finish the call too; -EINVAL if the call was not made with "more".
+ */
+int varlink_reply_wait(struct varlink_call *call)
+{
+	might_sleep();
+	if (!test_bit(VL_CALL_MORE, &call->flags) ||
+	    !(call->method->flags & VARLINK_MORE))
+		return -EINVAL;
+	if (test_bit(VL_CALL_GONE, &call->flags))
+		return -ECONNRESET;
+	if (test_bit(VL_CALL_ONEWAY, &call->flags))
+		return 0;
+	return vl_conn_wait_output(call->conn, &call->flags);
+}
+EXPORT_SYMBOL_GPL(varlink_reply_wait);
+
 static int call_finish(struct varlink_call *call, const char *error)
 {
 	int err;
@@ -611,6 +649,8 @@ static int call_finish(struct varlink_call *call, const char *error)
 	}
 	set_bit(VL_CALL_DONE, &call->flags);
 	mutex_unlock(&call->lock);
+
+	vl_stream_leave(call);
 
 	if (call->iface)
 		vl_iface_untrack_call(call->iface, call);

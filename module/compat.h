@@ -119,5 +119,28 @@ static inline bool vl_task_dumpable(struct task_struct *task,
 }
 #endif
 
+/* 6.3 made inode_permission() take the mount's idmapping, where it had
+ * taken the mount's user namespace.
+ */
+#include <linux/fs.h>
+#include <linux/mount.h>
+#if KERNEL_VERSION(6, 3, 0) <= LINUX_VERSION_CODE
+#define vl_inode_permission(mnt, inode, mask)				\
+	inode_permission(mnt_idmap(mnt), inode, mask)
+#else
+#define vl_inode_permission(mnt, inode, mask)				\
+	inode_permission(mnt_user_ns(mnt), inode, mask)
+#endif
+
+/* vfs_path_lookup() is exported on every kernel, but was declared in
+ * fs/internal.h only until <linux/namei.h> took it (6.12 has it there):
+ * the same declaration, which is harmless where the header has it too.
+ */
+#include <linux/namei.h>
+#if KERNEL_VERSION(6, 12, 0) > LINUX_VERSION_CODE
+int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
+		    const char *name, unsigned int flags, struct path *path);
+#endif
+
 #endif /* __KERNEL__ */
 #endif /* _VARLINK_COMPAT_H */

@@ -112,6 +112,7 @@ struct vl_conn {
 	size_t tx_len;
 	size_t tx_cap;
 	struct varlink_call *call;
+	wait_queue_head_t tx_wait;	/* vl_conn_wait_output() */
 };
 
 /* Other tasks run the module's socket callbacks: a client's task runs
@@ -147,8 +148,10 @@ static void conn_wake(struct sock *sk)
 	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn)
+	if (conn) {
 		queue_work(conn->wq, &conn->io_work);
+		wake_up(&conn->tx_wait);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 	vl_test_callback_delay();
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
@@ -163,8 +166,10 @@ static void conn_write_space(struct sock *sk)
 	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags))
+	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags)) {
 		queue_work(conn->wq, &conn->io_work);
+		wake_up(&conn->tx_wait);
+	}
 	read_unlock_bh(&sk->sk_callback_lock);
 	vl_test_callback_delay();
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
@@ -232,6 +237,7 @@ void vl_conn_close(struct vl_conn *conn)
 {
 	set_bit(VL_CONN_DEAD, &conn->flags);
 	queue_work(conn->wq, &conn->io_work);
+	wake_up(&conn->tx_wait);
 }
 
 /* A buffer of at least @size bytes, its size in *@cap. */
@@ -425,6 +431,88 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 	}
 	mutex_unlock(&conn->lock);
 	return err;
+}
+
+/* The client will not read what is queued: it closed, or the
+ * connection is closing.
+ */
+static bool tx_abandoned(struct vl_conn *conn)
+{
+	return test_bit(VL_CONN_DEAD, &conn->flags) ||
+	       (READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN);
+}
+
+/* Send what is queued, if the socket takes it.  Return: the bytes still
+ * queued, or a negative errno once the connection is closing.
+ */
+static ssize_t tx_drain(struct vl_conn *conn)
+{
+	struct mem_cgroup *old_memcg;
+	ssize_t ret;
+
+	mutex_lock(&conn->lock);
+	if (tx_abandoned(conn)) {
+		mutex_unlock(&conn->lock);
+		return -ECONNRESET;
+	}
+	old_memcg = set_active_memcg(conn->peer.memcg);
+	ret = tx_flush(conn);
+	set_active_memcg(old_memcg);
+	if (ret)
+		vl_conn_close(conn);
+	else
+		ret = conn->tx_len - conn->tx_off;
+	mutex_unlock(&conn->lock);
+	return ret;
+}
+
+/**
+ * vl_conn_wait_output() - wait until the client has read most of its
+ *	replies
+ * @conn: the connection
+ * @call_flags: the flags of the call that waits, for VL_CALL_CANCELLED
+ *
+ * Paced streams (varlink_reply_wait()): the output queue is flushed here
+ * as the client reads, since the connection's io_work may be the very
+ * task that waits, and the wait ends once at most half of max_output is
+ * left queued.  The socket's write_space and state_change callbacks, a
+ * close and the call's cancellation wake it.
+ *
+ * Context: process context, may sleep; not under the connection's @lock.
+ * Return: 0; -ECANCELED if the call was cancelled, -ECONNRESET if the
+ * connection is closing or its client closed, -EINTR on a fatal signal.
+ */
+int vl_conn_wait_output(struct vl_conn *conn, const unsigned long *call_flags)
+{
+	size_t low = vl_config.max_output / 2;
+	ssize_t queued;
+
+	for (;;) {
+		if (test_bit(VL_CALL_CANCELLED, call_flags))
+			return -ECANCELED;
+		queued = tx_drain(conn);
+		if (queued < 0)
+			return queued;
+		if (queued <= low)
+			return 0;
+		/* tx_flush() set TX_FULL: write_space clears it and wakes us */
+		if (wait_event_killable(conn->tx_wait,
+					!test_bit(VL_CONN_TX_FULL, &conn->flags) ||
+					tx_abandoned(conn) ||
+					test_bit(VL_CALL_CANCELLED, call_flags)))
+			return -EINTR;
+	}
+}
+
+/**
+ * vl_conn_wake_output() - wake a call waiting in vl_conn_wait_output()
+ * @conn: the connection
+ *
+ * For a call that was cancelled.
+ */
+void vl_conn_wake_output(struct vl_conn *conn)
+{
+	wake_up(&conn->tx_wait);
 }
 
 /**
@@ -765,6 +853,7 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	INIT_WORK(&conn->io_work, io_work);
 	INIT_WORK(&conn->free_work, free_work);
 	mutex_init(&conn->lock);
+	init_waitqueue_head(&conn->tx_wait);
 	mutex_init(&conn->io_lock);
 	vl_writers_init(&conn->writers);
 	refcount_set(&conn->ref, 1);

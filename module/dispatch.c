@@ -309,6 +309,9 @@ static bool call_allowed(struct varlink_call *call, const struct vl_json *js,
 		call_fail(call, VL_ERR("PermissionDenied"), NULL, NULL, 0);
 		return false;
 	}
+	/* last: a stream counts from here to its final reply */
+	if ((m->flags & VARLINK_STREAM) && env->more)
+		return vl_stream_admit(call);
 	return true;
 }
 

@@ -58,6 +58,8 @@ void vl_conn_shutdown_all(void);
 void vl_conn_get(struct vl_conn *conn);
 void vl_conn_put(struct vl_conn *conn);
 int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
+int vl_conn_wait_output(struct vl_conn *conn, const unsigned long *call_flags);
+void vl_conn_wake_output(struct vl_conn *conn);
 void vl_conn_close(struct vl_conn *conn);
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call);
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call);
@@ -145,6 +147,7 @@ enum vl_call_flags {
 	VL_CALL_DONE,		/* the final reply was sent */
 	VL_CALL_CANCELLED,	/* the cancel callback ran, or will */
 	VL_CALL_GONE,		/* the client went away: send nothing */
+	VL_CALL_STREAM,		/* counted by streams.c */
 };
 
 /* What a call carries inline, so that most messages allocate nothing. */
@@ -172,6 +175,9 @@ enum {
  * @release: frees @cancel_data when the call is freed, or NULL
  * @cancel_data: their argument
  * @iface_node: on @iface->calls while the call is not finished
+ * @stream_node: on streams.c's list while VL_CALL_STREAM is set
+ * @stream_user: varlink_call_user(), for streams.c
+ * @stream_tenant: varlink_call_tenant(), for streams.c
  * @w: the next reply, written up to its parameters, an open object
  * @params: the decoded parameters, if they fit
  * @reply: @w's buffer, while the reply fits
@@ -196,6 +202,9 @@ struct varlink_call {
 	void (*release)(void *data);
 	void *cancel_data;
 	struct list_head iface_node;
+	struct list_head stream_node;
+	kuid_t stream_user;
+	const void *stream_tenant;
 	struct vl_jsonw w;
 	u64 params[VL_CALL_PARAMS_INLINE / sizeof(u64)];
 	char reply[VL_CALL_REPLY_INLINE];
@@ -215,6 +224,14 @@ void vl_call_cancel(struct varlink_call *call, bool gone);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
 void vl_call_put_members(struct varlink_call *call, const char *json,
 			 size_t len);
+
+/* streams.c: the quotas of VARLINK_STREAM calls */
+bool vl_stream_admit(struct varlink_call *call);
+void vl_stream_leave(struct varlink_call *call);
+
+/* files.c: the internal mounts */
+int vl_files_init(void);
+void vl_files_exit(void);
 
 /* dispatch.c: one message, from its text to the callback */
 struct vl_envelope {

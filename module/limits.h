@@ -37,6 +37,16 @@ enum vl_limits {
 	/* 1/this of max_connections is kept for openers with CAP_SYS_ADMIN */
 	VL_CONN_RESERVE_DIV		= 16,
 
+	/* streams (VARLINK_STREAM): max_streams, max_streams_per_user,
+	 * max_streams_per_container
+	 */
+	VL_STREAMS_DEFAULT		= 128,
+	VL_STREAMS_PER_USER_DEFAULT	= 16,
+	VL_STREAMS_PER_CONTAINER_DEFAULT = 32,
+	VL_STREAMS_MAX			= 1024,
+	/* 1/this of max_streams is kept for callers with CAP_SYS_ADMIN */
+	VL_STREAMS_RESERVE_DIV		= 8,
+
 	/* JSON: nesting of arrays and objects; module parameter max_depth */
 	VL_JSON_DEPTH_DEFAULT		= 32,
 	VL_JSON_DEPTH_MAX		= 256,

@@ -36,9 +36,13 @@ static int __init varlink_init(void)
 	if (err)
 		goto err_conn;
 
-	err = vl_service_init();
+	err = vl_files_init();
 	if (err)
 		goto err_call;
+
+	err = vl_service_init();
+	if (err)
+		goto err_files;
 
 	err = vl_server_start(vl_config.socket_name, vl_config.init_net_only);
 	if (err)
@@ -49,6 +53,8 @@ static int __init varlink_init(void)
 
 err_service:
 	vl_service_exit();
+err_files:
+	vl_files_exit();
 err_call:
 	vl_call_exit();
 err_conn:
@@ -69,6 +75,7 @@ static void __exit varlink_exit(void)
 {
 	vl_server_stop();
 	vl_service_exit();
+	vl_files_exit();
 	vl_call_exit();
 	vl_conn_exit();
 	vl_test_hooks_exit();

@@ -19,6 +19,9 @@ struct vl_config vl_config = {
 	.max_connections = VL_CONN_DEFAULT,
 	.max_connections_per_uid = VL_CONN_PER_UID_DEFAULT,
 	.max_connections_per_netns = VL_CONN_PER_NETNS_DEFAULT,
+	.max_streams = VL_STREAMS_DEFAULT,
+	.max_streams_per_user = VL_STREAMS_PER_USER_DEFAULT,
+	.max_streams_per_container = VL_STREAMS_PER_CONTAINER_DEFAULT,
 	.max_depth = VL_JSON_DEPTH_DEFAULT,
 	.max_tokens = VL_JSON_TOKENS_DEFAULT,
 	.fast_path = true,
@@ -47,6 +50,17 @@ module_param_named(max_connections_per_netns, vl_config.max_connections_per_netn
 		   uint, 0444);
 MODULE_PARM_DESC(max_connections_per_netns,
 		 "connections in one network namespace other than the initial one, and of one container (default 1024)");
+module_param_named(max_streams, vl_config.max_streams, uint, 0444);
+MODULE_PARM_DESC(max_streams,
+		 "streams in all, the last eighth for CAP_SYS_ADMIN (default 128)");
+module_param_named(max_streams_per_user, vl_config.max_streams_per_user,
+		   uint, 0444);
+MODULE_PARM_DESC(max_streams_per_user,
+		 "streams of one user, or of one uid of a container (default 16)");
+module_param_named(max_streams_per_container,
+		   vl_config.max_streams_per_container, uint, 0444);
+MODULE_PARM_DESC(max_streams_per_container,
+		 "streams of one container, its users together (default 32)");
 module_param_named(max_depth, vl_config.max_depth, uint, 0444);
 MODULE_PARM_DESC(max_depth, "nesting of JSON arrays and objects (default 32)");
 module_param_named(max_tokens, vl_config.max_tokens, uint, 0444);
@@ -74,6 +88,11 @@ static const struct vl_limit {
 	  VL_CONN_MAX },
 	{ "max_connections_per_netns", &vl_config.max_connections_per_netns, 1,
 	  VL_CONN_MAX },
+	{ "max_streams", &vl_config.max_streams, 1, VL_STREAMS_MAX },
+	{ "max_streams_per_user", &vl_config.max_streams_per_user, 1,
+	  VL_STREAMS_MAX },
+	{ "max_streams_per_container", &vl_config.max_streams_per_container,
+	  1, VL_STREAMS_MAX, &vl_config.max_streams_per_user },
 	{ "max_depth", &vl_config.max_depth, 1, VL_JSON_DEPTH_MAX },
 	{ "max_tokens", &vl_config.max_tokens, 16, VL_JSON_TOKENS_MAX },
 };

@@ -19,6 +19,9 @@ struct vl_config {
 	unsigned int max_connections;
 	unsigned int max_connections_per_uid;
 	unsigned int max_connections_per_netns;
+	unsigned int max_streams;
+	unsigned int max_streams_per_user;
+	unsigned int max_streams_per_container;
 	unsigned int max_depth;
 	unsigned int max_tokens;
 	bool fast_path;

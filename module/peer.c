@@ -973,3 +973,41 @@ bool vl_call_permitted(const struct varlink_call *call)
 		return true;
 	return varlink_call_ns_capable(call, ns, m->capability);
 }
+
+/**
+ * vl_call_lesser_cred() - the credentials a call acts as on a file
+ * @call: the call
+ * @other: set to the credentials that must be allowed the access too,
+ *	or NULL
+ *
+ * Privilege needs both: a file is opened as the lesser of the opener and
+ * the sender, the one whose capabilities the other holds too (the sender
+ * when they hold the same), so that what the file's handlers check of
+ * the current credentials no party lacks; the other must then pass the
+ * file's permission check too (files.c).  Two in different user
+ * namespaces, or each holding a capability the other lacks, cannot be
+ * ordered so.
+ *
+ * Return: a reference to the credentials to act as, or ERR_PTR(-EACCES)
+ * for a call without a sender or whose credentials cannot be ordered.
+ */
+const struct cred *vl_call_lesser_cred(const struct varlink_call *call,
+				       const struct cred **other)
+{
+	const struct cred *opener = call->peer->cred, *sender = call->sender;
+
+	*other = NULL;
+	if (!sender || opener->user_ns != sender->user_ns)
+		return ERR_PTR(-EACCES);
+	if (opener == sender)
+		return get_cred(sender);
+	if (cred_caps_within(sender, opener)) {
+		*other = opener;
+		return get_cred(sender);
+	}
+	if (cred_caps_within(opener, sender)) {
+		*other = sender;
+		return get_cred(opener);
+	}
+	return ERR_PTR(-EACCES);
+}

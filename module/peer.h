@@ -103,6 +103,8 @@ void vl_peer_put(struct vl_peer *peer);
 bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
 		     int cap);
 bool vl_call_permitted(const struct varlink_call *call);
+const struct cred *vl_call_lesser_cred(const struct varlink_call *call,
+				       const struct cred **other);
 
 int vl_sender_listen(struct socket *listener);
 void vl_writers_init(struct vl_writers *w);

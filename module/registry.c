@@ -38,7 +38,8 @@ static u32 vl_method_hash(const char *name, size_t len)
 }
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
-				 VARLINK_INLINE | VARLINK_CAPABLE_NET)
+				 VARLINK_INLINE | VARLINK_CAPABLE_NET | \
+				 VARLINK_STREAM)
 
 /* The order of the registry: @iface's name against @name. */
 static int iface_name_cmp(const struct vl_iface *iface, const char *name,
@@ -294,7 +295,8 @@ static int check_methods(const struct varlink_interface *desc,
 		caps = m->flags & (VARLINK_CAPABLE | VARLINK_CAPABLE_NET);
 		if ((m->flags & ~VL_METHOD_FLAGS) ||
 		    caps == (VARLINK_CAPABLE | VARLINK_CAPABLE_NET) ||
-		    (caps && !cap_valid(m->capability))) {
+		    (caps && !cap_valid(m->capability)) ||
+		    ((m->flags & VARLINK_STREAM) && !(m->flags & VARLINK_MORE))) {
 			pr_err("%.*s: method %s: invalid flags or capability\n",
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel state from files: the core's internal mounts of procfs, sysfs
+ * and cgroup2, and their files opened, read and written as the caller.
+ *
+ * The mounts.  procfs takes its pid namespace from the mounting task,
+ * sysfs its network namespace, cgroup2 its cgroup namespace; a provider's
+ * callback may run in the caller's task, and module init in insmod's,
+ * which may be a container's.  So each mount is made on first use, in a
+ * kworker of system_unbound_wq, whose namespaces are the initial ones,
+ * and stays until varlink.ko is unloaded.  /proc/sys resolves the
+ * namespaced tables (net, ipc, uts) through the reading task, a kworker
+ * or the caller: a provider of namespaced files answers for the initial
+ * namespaces only, and refuses callers of others.
+ *
+ * The caller.  A file is opened as the lesser of the connection's opener
+ * and the call's sender, the one whose capabilities the other holds too
+ * (vl_call_lesser_cred()), and the other must pass inode_permission() for
+ * the same access: privilege needs both, as everywhere in the core.  The
+ * read or write itself runs under the lesser credentials as well, so
+ * that a handler's own check (a sysctl that needs CAP_SYS_ADMIN even to
+ * be read) sees them, not the kworker's.
+ *
+ * Names.  A name from a client becomes a path on one of these mounts, so
+ * it is checked component by component: relative, no empty, "." or ".."
+ * component, only [A-Za-z0-9_.:@+-]; and it is looked up without
+ * following any symbolic link (procfs's "self" and "net" are ones, into
+ * the kworker's own process), without leaving the mount or its root.
+ */
+#include <linux/cred.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mount.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/sched/task.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "internal.h"
+#include "peer.h"
+
+/* The longest name varlink_file_open() takes, in bytes */
+#define VL_FILE_NAME_MAX	512
+
+static const char *const fs_types[VARLINK_FS_COUNT] = {
+	[VARLINK_PROC] = "proc",
+	[VARLINK_SYSFS] = "sysfs",
+	[VARLINK_CGROUP2] = "cgroup2",
+};
+
+static DEFINE_MUTEX(fs_lock);		/* making a mount */
+static struct vfsmount *fs_mnts[VARLINK_FS_COUNT];
+static const struct cred *files_cred;	/* what a NULL call acts as */
+
+struct fs_mount_work {
+	struct work_struct work;
+	enum varlink_fs fs;
+	struct vfsmount *mnt;
+};
+
+static void fs_mount_fn(struct work_struct *work)
+{
+	struct fs_mount_work *mw = container_of(work, struct fs_mount_work,
+						work);
+	struct file_system_type *type = get_fs_type(fs_types[mw->fs]);
+
+	if (!type) {
+		mw->mnt = ERR_PTR(-ENODEV);
+		return;
+	}
+	mw->mnt = kern_mount(type);
+	/* put_filesystem() is not exported; it is this */
+	module_put(type->owner);
+}
+
+/* The internal mount of @fs, made now if it is not yet. */
+static struct vfsmount *fs_mount(enum varlink_fs fs)
+{
+	struct fs_mount_work mw = { .fs = fs };
+	struct vfsmount *mnt;
+
+	if ((unsigned int)fs >= VARLINK_FS_COUNT)
+		return ERR_PTR(-EINVAL);
+	/* pairs with the release below: the mount is whole when seen */
+	mnt = smp_load_acquire(&fs_mnts[fs]);
+	if (mnt)
+		return mnt;
+	mutex_lock(&fs_lock);
+	mnt = fs_mnts[fs];
+	if (!mnt) {
+		INIT_WORK_ONSTACK(&mw.work, fs_mount_fn);
+		queue_work(system_unbound_wq, &mw.work);
+		flush_work(&mw.work);
+		destroy_work_on_stack(&mw.work);
+		mnt = mw.mnt;
+		/* whole before it is seen: pairs with the acquire above */
+		if (!IS_ERR(mnt))
+			smp_store_release(&fs_mnts[fs], mnt);
+	}
+	mutex_unlock(&fs_lock);
+	return mnt;
+}
+
+static bool name_char_valid(char c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '@' ||
+	       c == '+' || c == '-';
+}
+
+/* Whether @name is a relative path of plain components: see the top. */
+static bool name_valid(const char *name)
+{
+	size_t len = 0, comp = 0;
+	const char *p;
+
+	for (p = name; ; p++) {
+		if (*p == '/' || !*p) {
+			if (!comp || (comp == 1 && p[-1] == '.') ||
+			    (comp == 2 && p[-1] == '.' && p[-2] == '.'))
+				return false;
+			if (!*p)
+				return true;
+			comp = 0;
+		} else if (!name_char_valid(*p) || ++comp > NAME_MAX) {
+			return false;
+		}
+		if (++len > VL_FILE_NAME_MAX)
+			return false;
+	}
+}
+
+/* What the other party may do to the inode, as @cred */
+static int permission_as(const struct cred *cred, const struct path *path,
+			 int mask)
+{
+	const struct cred *old = override_creds(cred);
+	int err = vl_inode_permission(path->mnt, d_inode(path->dentry), mask);
+
+	revert_creds(old);
+	return err;
+}
+
+/* Open @name on @fs as @cred, which must be allowed @flags' access,
+ * and so must @other unless it is NULL.
+ */
+static struct file *open_as(const struct cred *cred, const struct cred *other,
+			    enum varlink_fs fs, const char *name, int flags)
+{
+	unsigned int lookup = LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS |
+			      LOOKUP_NO_XDEV | LOOKUP_BENEATH;
+	int acc = flags & O_ACCMODE;
+	int mask = (acc != O_WRONLY ? MAY_READ : 0) |
+		   (acc != O_RDONLY ? MAY_WRITE : 0);
+	const struct cred *old;
+	struct vfsmount *mnt;
+	struct file *f;
+	struct path path;
+	int err;
+
+	if (!name_valid(name) || acc == O_ACCMODE)
+		return ERR_PTR(-EINVAL);
+	mnt = fs_mount(fs);
+	if (IS_ERR(mnt))
+		return ERR_CAST(mnt);
+	if (flags & O_DIRECTORY)
+		lookup |= LOOKUP_DIRECTORY;
+
+	/* the lookup checks @cred's search permission on the way */
+	old = override_creds(cred);
+	err = vfs_path_lookup(mnt->mnt_root, mnt, name, lookup, &path);
+	revert_creds(old);
+	if (err)
+		return ERR_PTR(err);
+	if (!(flags & O_DIRECTORY) && d_is_dir(path.dentry))
+		err = -EISDIR;
+	if (!err)
+		err = permission_as(cred, &path, mask);
+	if (!err && other)
+		err = permission_as(other, &path, mask);
+	if (err) {
+		f = ERR_PTR(err);
+	} else {
+		/* as @cred: an ->open() may check the current task's */
+		old = override_creds(cred);
+		f = dentry_open(&path, (flags & (O_ACCMODE | O_DIRECTORY)) |
+				O_LARGEFILE, cred);
+		revert_creds(old);
+	}
+	path_put(&path);
+	return f;
+}
+
+/* The credentials to act as for @call, a reference, and in *@other the
+ * party's that must be allowed too, or NULL.  As the kernel for NULL.
+ */
+static const struct cred *call_cred(const struct varlink_call *call,
+				    const struct cred **other)
+{
+	*other = NULL;
+	if (!call)
+		return get_cred(files_cred);
+	return vl_call_lesser_cred(call, other);
+}
+
+/**
+ * varlink_file_open_cred() - open a file of an internal mount as somebody
+ * @cred: the credentials to open it with, which become its f_cred
+ * @fs: the mount
+ * @name: the path relative to its root, e.g. "sys/kernel/ostype", checked
+ *	as varlink_file_open() checks it
+ * @flags: O_RDONLY, O_WRONLY or O_RDWR, and O_DIRECTORY for a directory
+ *
+ * For a provider that decides itself whose credentials a file is opened
+ * with (a file whose f_cred the kernel judges later).  @cred must be
+ * allowed the access by the file's permission.
+ *
+ * Context: process context, may sleep.
+ * Return: the file (fput() it), or an ERR_PTR(): -EINVAL for a name
+ * varlink_file_open() refuses, -ENOENT, -ELOOP for a symbolic link on
+ * the way, -EISDIR, -ENOTDIR, -EACCES, -EPERM, or -ENODEV when the
+ * kernel has no such file system.
+ */
+struct file *varlink_file_open_cred(const struct cred *cred,
+				    enum varlink_fs fs, const char *name,
+				    int flags)
+{
+	return open_as(cred, NULL, fs, name, flags);
+}
+EXPORT_SYMBOL_GPL(varlink_file_open_cred);
+
+/**
+ * varlink_file_open() - open a file of an internal mount as the caller
+ * @call: the call, or NULL to open it as the kernel (for a world-readable
+ *	file, or once the provider has checked the caller's permission)
+ * @fs: the mount
+ * @name: the path relative to its root, e.g. "sys/kernel/ostype"
+ * @flags: O_RDONLY, O_WRONLY or O_RDWR, and O_DIRECTORY for a directory
+ *
+ * @name may come from a client: it must be relative, of components that
+ * are not empty, "." or "..", made of ASCII letters, digits and
+ * "_.:@+-" only, at most 512 bytes in all; and it is looked up without
+ * following a symbolic link anywhere, nor leaving the mount.
+ *
+ * The file is opened as the lesser of the connection's opener and the
+ * call's sender, the one whose capabilities the other holds too, which
+ * becomes its f_cred; the other must be allowed the access by
+ * inode_permission() too.  A call without a sender, or whose two
+ * credentials cannot be ordered so, gets -EACCES.  Reads and writes of
+ * the file run with the current task's credentials: for /proc/sys, whose
+ * handlers check them, use varlink_file_read() and varlink_file_write().
+ *
+ * Context: process context, may sleep.
+ * Return: the file (fput() it), or an ERR_PTR(), see
+ * varlink_file_open_cred().
+ */
+struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
+			       const char *name, int flags)
+{
+	const struct cred *cred, *other;
+	struct file *f;
+
+	cred = call_cred(call, &other);
+	if (IS_ERR(cred))
+		return ERR_CAST(cred);
+	f = open_as(cred, other, fs, name, flags);
+	put_cred(cred);
+	return f;
+}
+EXPORT_SYMBOL_GPL(varlink_file_open);
+
+/**
+ * varlink_file_read() - read a file of an internal mount as the caller
+ * @call: the call, or NULL to read as the kernel, see varlink_file_open()
+ * @fs: the mount
+ * @name: the path relative to its root, see varlink_file_open()
+ * @buf: where to read it to
+ * @size: bytes of @buf, the NUL that ends what is read included
+ *
+ * Opens @name read-only as varlink_file_open() does and reads it from its
+ * start to its end, as the same credentials.
+ *
+ * Context: process context, may sleep.
+ * Return: the bytes read, less than @size, with a NUL after them;
+ * -EFBIG if the file holds @size - 1 bytes or more (@buf then holds the
+ * first of them); an error of varlink_file_open(), or of the read.
+ */
+ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
+			  const char *name, char *buf, size_t size)
+{
+	const struct cred *cred, *other, *old;
+	size_t len = 0;
+	ssize_t n = 0;
+	struct file *f;
+	loff_t pos = 0;
+	char c;
+
+	if (!size)
+		return -EINVAL;
+	cred = call_cred(call, &other);
+	if (IS_ERR(cred))
+		return PTR_ERR(cred);
+	f = open_as(cred, other, fs, name, O_RDONLY);
+	if (IS_ERR(f)) {
+		put_cred(cred);
+		return PTR_ERR(f);
+	}
+	old = override_creds(cred);
+	while (len < size - 1) {
+		n = kernel_read(f, buf + len, size - 1 - len, &pos);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	/* full: is that all there is? */
+	if (len == size - 1 && kernel_read(f, &c, 1, &pos) > 0)
+		n = -EFBIG;
+	revert_creds(old);
+	fput(f);
+	put_cred(cred);
+	buf[len] = '\0';
+	return n < 0 ? n : len;
+}
+EXPORT_SYMBOL_GPL(varlink_file_read);
+
+/**
+ * varlink_file_write() - write a file of an internal mount as the caller
+ * @call: the call, or NULL to write as the kernel, see varlink_file_open()
+ * @fs: the mount
+ * @name: the path relative to its root, see varlink_file_open()
+ * @buf: what to write
+ * @len: bytes of @buf
+ *
+ * Opens @name write-only as varlink_file_open() does and writes @buf at
+ * its start, in one write, as the same credentials.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EIO if the file took less than @len bytes; an error of
+ * varlink_file_open(), or of the write.
+ */
+int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
+		       const char *name, const char *buf, size_t len)
+{
+	const struct cred *cred, *other, *old;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	cred = call_cred(call, &other);
+	if (IS_ERR(cred))
+		return PTR_ERR(cred);
+	f = open_as(cred, other, fs, name, O_WRONLY);
+	if (IS_ERR(f)) {
+		put_cred(cred);
+		return PTR_ERR(f);
+	}
+	old = override_creds(cred);
+	n = kernel_write(f, buf, len, &pos);
+	revert_creds(old);
+	fput(f);
+	put_cred(cred);
+	if (n < 0)
+		return n;
+	return n == len ? 0 : -EIO;
+}
+EXPORT_SYMBOL_GPL(varlink_file_write);
+
+struct file_list_ctx {
+	struct dir_context ctx;
+	bool (*actor)(void *data, const char *name, unsigned int len,
+		      unsigned int d_type);
+	void *data;
+	bool stop;
+};
+
+static bool file_list_one(struct dir_context *ctx, const char *name, int len,
+			  loff_t off, u64 ino, unsigned int d_type)
+{
+	struct file_list_ctx *lc = container_of(ctx, struct file_list_ctx,
+						ctx);
+
+	if ((len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		return true;
+	if (!lc->actor(lc->data, name, len, d_type))
+		lc->stop = true;
+	return !lc->stop;
+}
+
+/**
+ * varlink_file_list() - list a directory of an internal mount as the
+ *	caller
+ * @call: the call, or NULL to list as the kernel, see varlink_file_open()
+ * @fs: the mount
+ * @dir: the directory's path relative to the root, see
+ *	varlink_file_open(); "." is not one: list a subdirectory
+ * @actor: called for each entry but "." and "..", with its name (not
+ *	NUL-terminated), the name's length and its DT_* type; returns false
+ *	to stop.  It runs under the directory's lock, so it copies what it
+ *	needs and must not sleep for long: never reply from it
+ * @data: @actor's first argument
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or an error of varlink_file_open() or of the listing.
+ */
+int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
+		      const char *dir,
+		      bool (*actor)(void *data, const char *name,
+				    unsigned int len, unsigned int d_type),
+		      void *data)
+{
+	struct file_list_ctx lc = {
+		.ctx.actor = file_list_one,
+		.actor = actor,
+		.data = data,
+	};
+	const struct cred *cred, *other, *old;
+	struct file *f;
+	loff_t pos;
+	int err;
+
+	cred = call_cred(call, &other);
+	if (IS_ERR(cred))
+		return PTR_ERR(cred);
+	f = open_as(cred, other, fs, dir, O_RDONLY | O_DIRECTORY);
+	if (IS_ERR(f)) {
+		put_cred(cred);
+		return PTR_ERR(f);
+	}
+	old = override_creds(cred);
+	/* as getdents(): until a pass adds nothing */
+	do {
+		pos = lc.ctx.pos;
+		err = iterate_dir(f, &lc.ctx);
+	} while (!err && !lc.stop && lc.ctx.pos != pos);
+	revert_creds(old);
+	fput(f);
+	put_cred(cred);
+	return err;
+}
+EXPORT_SYMBOL_GPL(varlink_file_list);
+
+int vl_files_init(void)
+{
+	files_cred = prepare_kernel_cred(&init_task);
+	return files_cred ? 0 : -ENOMEM;
+}
+
+void vl_files_exit(void)
+{
+	int i;
+
+	for (i = 0; i < VARLINK_FS_COUNT; i++)
+		if (fs_mnts[i])
+			kern_unmount(fs_mnts[i]);
+	put_cred(files_cred);
+}
