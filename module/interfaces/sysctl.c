@@ -391,29 +391,14 @@ static void sysctl_uts_value(struct varlink_call *call, const char *rel,
  * @ns: the namespace of the sysctl, which the caller must be in
  * @buf: SYSCTL_VALUE_SIZE bytes: receives the value, NUL-terminated,
  *	without its trailing newline
- * @may_be_dir: whether @path may be a directory, rather than a file
- *
- * A directory is found first, and not read: kernel_read() of a directory
- * of /proc/sys would log that the kernel cannot read it.
  *
  * Return: 0 or a negative errno: -EISDIR for a directory.
  */
 static int sysctl_read(struct varlink_call *call, const char *path,
-		       enum sysctl_ns ns, char *buf, bool may_be_dir)
+		       enum sysctl_ns ns, char *buf)
 {
-	struct file *dir;
 	ssize_t n;
 
-	if (may_be_dir) {
-		dir = varlink_file_open(call, VARLINK_PROC, path,
-					O_RDONLY | O_DIRECTORY);
-		if (!IS_ERR(dir)) {
-			fput(dir);
-			return -EISDIR;
-		}
-		if (PTR_ERR(dir) != -ENOTDIR)
-			return PTR_ERR(dir);
-	}
 	n = varlink_file_read(call, VARLINK_PROC, path, buf,
 			      SYSCTL_VALUE_SIZE);
 	if (n < 0)
@@ -477,7 +462,7 @@ static int sysctl_get(struct varlink_call *call, const void *params)
 	buf = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return -ENOMEM;
-	err = sysctl_read(call, path, ns, buf, true);
+	err = sysctl_read(call, path, ns, buf);
 	if (err) {
 		kfree(buf);
 		return sysctl_fail(call, p->name, err);
@@ -584,11 +569,18 @@ static int sysctl_fill(struct sysctl_level *l)
 		.ctx.actor = sysctl_fill_actor,
 		.level = l,
 	};
+	const struct cred *old;
+	int err;
 
 	l->len = 0;
 	l->off = 0;
-	/* iterate_dir() starts at, and moves, the file's position */
-	return iterate_dir(l->dir, &f.ctx);
+	/* as the caller, who opened it; iterate_dir() starts at, and
+	 * moves, the file's position
+	 */
+	old = override_creds(l->dir->f_cred);
+	err = iterate_dir(l->dir, &f.ctx);
+	revert_creds(old);
+	return err;
 }
 
 /* Open directory @l->path (of @l->path_len) as level @l->depth. */
@@ -642,7 +634,6 @@ static void sysctl_list_name(const char *rel, char *name)
 /**
  * sysctl_entry() - one reply of List, for the sysctl at @l->path
  * @l: the listing
- * @may_be_dir: whether @l->path may be a directory (see sysctl_read())
  *
  * The entry before it, written but not sent, goes first (paced: the
  * client reads at its own speed), so that the last one can be the final
@@ -651,7 +642,7 @@ static void sysctl_list_name(const char *rel, char *name)
  *
  * Return: 0, or a negative errno that ends the call.
  */
-static int sysctl_entry(struct sysctl_list *l, bool may_be_dir)
+static int sysctl_entry(struct sysctl_list *l)
 {
 	const char *rel = l->path + 4;
 	enum sysctl_ns ns = sysctl_ns_of(rel);
@@ -670,7 +661,7 @@ static int sysctl_entry(struct sysctl_list *l, bool may_be_dir)
 		in_ns = sysctl_ns_readable(l->call, ns);
 	}
 	readable = in_ns &&
-		   !sysctl_read(l->call, l->path, ns, l->value, may_be_dir);
+		   !sysctl_read(l->call, l->path, ns, l->value);
 	may_set = sysctl_component_is(rel, 0, "net") ? l->may_set_net :
 						      l->may_set;
 	if (ns == SYSCTL_NS_UTS)
@@ -728,7 +719,7 @@ static int sysctl_walk(struct sysctl_list *l)
 		if (type == DT_DIR)
 			err = sysctl_push(l);
 		else
-			err = sysctl_entry(l, false);
+			err = sysctl_entry(l);
 		if (err)
 			return err;
 	}
@@ -782,7 +773,7 @@ static int sysctl_list_run(struct sysctl_list *l)
 	if (err == -ENOTDIR || err == -EACCES || err == -EPERM) {
 		err = sysctl_file_exists(l->call, l->path);
 		if (!err)
-			err = sysctl_entry(l, false);
+			err = sysctl_entry(l);
 		if (err)
 			return sysctl_fail(l->call, shown, err);
 		return varlink_reply(l->call);
