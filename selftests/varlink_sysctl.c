@@ -34,6 +34,31 @@
 #define EXPECTED_MORE	"org.varlink.service.ExpectedMore"
 #define PROC_SYS	"/proc/sys/"
 
+/*
+ * /proc/sys, opened before any test changes its identity: the guest's
+ * root directory is root's alone (0700), so a path from / is no path
+ * for nobody.  Paths below are relative to it.
+ */
+static int proc_sys_fd = -1;
+
+static int sys_fd(void)
+{
+	if (proc_sys_fd < 0)
+		proc_sys_fd = open(PROC_SYS, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return proc_sys_fd;
+}
+
+static __attribute__((constructor)) void open_proc_sys(void)
+{
+	sys_fd();
+}
+
+/* access(2) of /proc/sys/@rel, as the effective ids */
+static bool proc_may(const char *rel, int mode)
+{
+	return !faccessat(sys_fd(), rel, mode, AT_EACCESS);
+}
+
 /* A dummy link whose name has a dot: only the slash form reaches it */
 #define DOT_LINK	"kvs0.100"
 
@@ -97,7 +122,7 @@ static char *rel_of(const char *name)
 static int proc_get(const char *rel, char **value)
 {
 	char buf[16384];
-	int fd = open(vt_fmt(PROC_SYS "%s", rel), O_RDONLY | O_CLOEXEC);
+	int fd = openat(sys_fd(), rel, O_RDONLY | O_CLOEXEC);
 	size_t len = 0;
 	ssize_t n;
 
@@ -117,6 +142,19 @@ static int proc_get(const char *rel, char **value)
 	buf[len] = '\0';
 	*value = strdup(buf);
 	return 0;
+}
+
+/* Write @value to /proc/sys/@rel; 0 or -errno */
+static int proc_set(const char *rel, const char *value)
+{
+	int fd = openat(sys_fd(), rel, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		err = -EIO;
+	close(fd);
+	return err;
 }
 
 static char *proc_value(const char *rel)
@@ -204,7 +242,7 @@ static int try_set(struct vt_conn *c, const char *name, bool allowed)
 	if (allowed) {
 		failed += !KS_OK(vt_is_ok(msg));
 		failed += !KS_OK(now && !strcmp(now, want));
-		failed += !KS_OK(!vt_write_file(vt_fmt(PROC_SYS "%s", rel), old));
+		failed += !KS_OK(!proc_set(rel, old));
 	} else {
 		failed += !KS_OK(vt_is_error(msg, KS_DENIED));
 		/* a refusal changes nothing */
@@ -248,8 +286,8 @@ static int list_agrees(struct vt_conn *c, const char *prefix, bool may_set)
 			failed += !KS_OK(vt_json_is(msg, "parameters.writable", "false"));
 		else
 			failed += !KS_OK(vt_json_is(msg, "parameters.writable",
-						    access(vt_fmt(PROC_SYS "%s", rel), W_OK) ?
-						    "false" : "true"));
+						    proc_may(rel, W_OK) ?
+						    "true" : "false"));
 		if (failed) {
 			fprintf(stderr, "# List %s: %s\n", prefix, msg);
 			break;
@@ -595,7 +633,7 @@ static void walk_dir(struct walk *w, const char *rel)
 		}
 		w->e[w->n].rel = sub;
 		w->e[w->n].before = proc_value(sub);
-		w->e[w->n].writable = !access(vt_fmt(PROC_SYS "%s", sub), W_OK);
+		w->e[w->n].writable = proc_may(sub, W_OK);
 		w->n++;
 	}
 	closedir(d);
@@ -710,7 +748,7 @@ TEST_F(conn, write_only)
 	const char *msg;
 	char *v;
 
-	ASSERT_NE(0, access(PROC_SYS "vm/drop_caches", R_OK));
+	ASSERT_FALSE(proc_may("vm/drop_caches", R_OK));
 	ASSERT_EQ(0, get(&self->c, "vm.drop_caches", &msg, &v));
 	EXPECT_TRUE(vt_is_error(msg, KS_DENIED)) TH_LOG("%s", msg);
 	ASSERT_EQ(1, vt_call(&self->c, list_call("vm.drop_caches", true), &msg));
@@ -850,22 +888,22 @@ TEST_F(bad_name, each_method)
 	EXPECT_STREQ(swappiness, proc_value("vm/swappiness"));
 }
 
-/* Bounds: 512 bytes, 255 per component, 16 components */
+/* Bounds: 508 bytes, 255 per component, 16 components */
 TEST_F(conn, bounds)
 {
 	char name[700], *s;
 	const char *msg;
 	int i;
 
-	/* 513 bytes of dotted components */
-	memset(name, 'a', 513);
-	for (i = 100; i < 513; i += 100)
+	/* 509 bytes of dotted components */
+	memset(name, 'a', 509);
+	for (i = 100; i < 509; i += 100)
 		name[i] = '.';
-	name[513] = '\0';
+	name[509] = '\0';
 	ASSERT_EQ(1, vt_call(&self->c, get_call(name), &msg));
 	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
-	/* 512 are fine: no such name */
-	name[512] = '\0';
+	/* 508 are fine: no such name */
+	name[508] = '\0';
 	ASSERT_EQ(1, vt_call(&self->c, get_call(name), &msg));
 	EXPECT_TRUE(vt_is_error(msg, NO_SUCH)) TH_LOG("%s", msg);
 	/* a component of 256 bytes, of 255 */
@@ -900,14 +938,9 @@ TEST_F(conn, not_utf8)
 	const char *msg;
 	int r;
 
+	/* the core takes it for no JSON at all, and closes the connection */
 	r = vt_call(&self->c, call, &msg);
-	/* the core refuses the message: an error, or the end of the connection */
-	if (r == 1) {
-		EXPECT_TRUE(vt_json_has(msg, "error")) TH_LOG("%s", msg);
-	} else {
-		EXPECT_EQ(0, r);
-	}
-	TH_LOG("reply: %d %s", r, msg);
+	EXPECT_EQ(0, r) TH_LOG("reply: %s", msg);
 }
 
 /* The host name of the caller's UTS namespace; set from the initial one only */
@@ -978,7 +1011,7 @@ static int in_new_ipc(void *arg)
 	if (unshare(CLONE_NEWIPC))
 		return 100;
 	/* this namespace's own value, unlike the host's */
-	vt_write_file(PROC_SYS "kernel/shmmax", "12345678");
+	proc_set("kernel/shmmax", "12345678");
 	if (vt_open_ready(&c))
 		return 101;
 	for (i = 0; i < ARRAY_SIZE(ipc_names); i++) {
@@ -1108,14 +1141,16 @@ TEST_F(conn, bpf_sysctl_program)
 	err = bpf(BPF_PROG_ATTACH, &attr);
 	ASSERT_EQ(0, err) TH_LOG("attach: %s", strerror(errno));
 
-	ASSERT_EQ(0, get(&self->c, "kernel.ostype", &msg, &v));
+	/* no ASSERT until it is detached: it would stay attached */
+	EXPECT_EQ(0, get(&self->c, "kernel.ostype", &msg, &v));
 	EXPECT_TRUE(vt_is_error(msg, KS_DENIED)) TH_LOG("%s", msg);
-	ASSERT_EQ(1, vt_call(&self->c, set_call("vm.swappiness", "31"), &msg));
+	EXPECT_EQ(1, vt_call(&self->c, set_call("vm.swappiness", "31"), &msg));
 	EXPECT_TRUE(vt_is_error(msg, KS_DENIED)) TH_LOG("%s", msg);
 	EXPECT_STREQ(swappiness, proc_value("vm/swappiness"));
-	ASSERT_EQ(1, vt_call(&self->c, list_call("kernel.random", true), &msg));
+	EXPECT_EQ(1, vt_call(&self->c, list_call("kernel.random", true), &msg));
 	EXPECT_TRUE(vt_is_error(msg, KS_DENIED)) TH_LOG("%s", msg);
 
+	attr.attach_flags = 0;
 	ASSERT_EQ(0, bpf(BPF_PROG_DETACH, &attr)) TH_LOG("detach: %s", strerror(errno));
 	close(prog);
 	close(cg);

@@ -50,8 +50,10 @@
 
 #define SYSCTL_ERR(name)	"org.kernel.sysctl." name
 
-/* A name: at most this many bytes, components and bytes per component */
-#define SYSCTL_NAME_MAX		512
+/* A name: at most this many bytes (the core takes paths of 512 bytes,
+ * "sys/" included), components and bytes per component
+ */
+#define SYSCTL_NAME_MAX		508
 #define SYSCTL_DEPTH_MAX	16
 #define SYSCTL_COMPONENT_MAX	255
 /* "sys/" and the name with its NUL */
@@ -72,7 +74,7 @@ static const char sysctl_idl[] =
 "# components (systemd-sysctl's rule), so a component with a dot in it\n"
 "# needs the slash form.  A component is 1 to 255 of the bytes\n"
 "# A-Z a-z 0-9 _ . : @ + -, neither \".\" nor \"..\"; a name has at most 16\n"
-"# components and 512 bytes; anything else is InvalidParameter.  A value\n"
+"# components and 508 bytes; anything else is InvalidParameter.  A value\n"
 "# is the kernel's text without its trailing newline: kernel.printk keeps\n"
 "# the tabs between its numbers.\n"
 "#\n"
