@@ -3,7 +3,7 @@
 # systemd's varlinkctl (Debian sid's, laid out by scripts/varlinkctl.sh
 # with its own loader and libraries) against the kernel: info, the
 # interfaces and their methods, introspection, a call of every method of
-# org.kernel.system, .process, .network and .example checked against
+# org.kernel.system, .process, .network, .sysctl and .example checked against
 # /proc, /sys and the inputs, PermissionDenied for nobody, error replies,
 # a MonitorLinks stream while a link changes, --oneway, --collect and
 # ExpectedMore.  Runs as root; prints TAP, its plan first: the results
@@ -91,7 +91,7 @@ check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
 
 expected="org.varlink.service org.kernel.varlink org.kernel.system
-org.kernel.process org.kernel.network org.kernel.example
+org.kernel.process org.kernel.network org.kernel.sysctl org.kernel.example
 org.varlink.certification org.kernel.varlink.test"
 run list-interfaces "$addr"
 cp "$t.out" "$t.ifaces"
@@ -115,12 +115,14 @@ methods_of() {
 	org.kernel.system) echo Describe SetHostname ;;
 	org.kernel.process) echo GetProcess ;;
 	org.kernel.network) echo GetLink ListLinks MonitorLinks ;;
+	org.kernel.sysctl) echo Get List Set ;;
 	org.kernel.example) echo Count Hello ;;
 	esac
 }
 
 for i in org.varlink.service org.kernel.varlink org.kernel.system \
-	 org.kernel.process org.kernel.network org.kernel.example; do
+	 org.kernel.process org.kernel.network org.kernel.sysctl \
+	 org.kernel.example; do
 	run list-methods "$addr" "$i"
 	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
 	check "list-methods $i: $(methods_of "$i")" eval '[ $rc -eq 0 ] &&
@@ -362,6 +364,37 @@ run_err org.kernel.network.MonitorLinks '{}'
 check "MonitorLinks without --more: ExpectedMore" eval '
 	got_error org.varlink.service.ExpectedMore &&
 	grep -q "called without .more. flag" "$t.err"'
+
+# --- org.kernel.sysctl ----------------------------------------------------
+
+call org.kernel.sysctl.Get '{"name":"kernel.random.boot_id"}'
+check "sysctl Get kernel.random.boot_id: as /proc/sys" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr value)" = "$(cat /proc/sys/kernel/random/boot_id)" ]'
+call org.kernel.sysctl.Get '{"name":"net/ipv4/conf/lo/forwarding"}'
+check "sysctl Get in the slash form: as /proc/sys" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr value)" = "$(cat /proc/sys/net/ipv4/conf/lo/forwarding)" ]'
+run_err org.kernel.sysctl.Get '{"name":"kernel.no_such"}'
+check "sysctl Get of no sysctl: NoSuchName, with the name" eval '
+	got_error org.kernel.sysctl.NoSuchName &&
+	grep -qx "{\"name\":\"kernel.no_such\"}" "$t.out"'
+run call --more --json=short "$addr" org.kernel.sysctl.List '{"prefix":"kernel.random"}'
+check "sysctl List --more kernel.random: one reply per file of the directory" eval '
+	[ $rc -eq 0 ] &&
+	[ "$(grep -c "\"name\":\"kernel\.random\." "$t.out")" = "$(ls /proc/sys/kernel/random | wc -l)" ] &&
+	grep -q "\"name\":\"kernel.random.boot_id\",\"value\":\"$(cat /proc/sys/kernel/random/boot_id)\",\"writable\":false" "$t.out"'
+run_err org.kernel.sysctl.List '{"prefix":"kernel.random"}'
+check "sysctl List of a directory without --more: ExpectedMore" eval '
+	got_error org.varlink.service.ExpectedMore'
+old=$(cat /proc/sys/vm/swappiness)
+call org.kernel.sysctl.Set '{"name":"vm.swappiness","value":"17"}'
+set_rc=$rc set_out=$(cat "$t.out")
+check "sysctl Set vm.swappiness: /proc/sys shows it" eval '[ $set_rc -eq 0 ] &&
+	[ "$set_out" = "{}" ] && [ "$(cat /proc/sys/vm/swappiness)" = 17 ]'
+echo "$old" >/proc/sys/vm/swappiness
+as_nobody org.kernel.sysctl.Set '{"name":"vm.swappiness","value":"18"}'
+check "sysctl Set as nobody: PermissionDenied, the value stays" eval '
+	got_error org.varlink.service.PermissionDenied &&
+	[ "$(cat /proc/sys/vm/swappiness)" = "$old" ]'
 
 # --- org.kernel.example ---------------------------------------------------
 
