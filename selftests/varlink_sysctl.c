@@ -657,10 +657,8 @@ static bool volatile_name(const char *rel)
 	static const char *const names[] = {
 		"fs/dentry-state", "fs/file-nr", "fs/inode-nr", "fs/inode-state",
 		"kernel/random/entropy_avail", "kernel/random/uuid",
-		"kernel/ns_last_pid", "fs/quota/", "kernel/pty/nr",
-		"fs/aio-nr", "net/netfilter/nf_conntrack_count",
-		"kernel/tainted", "vm/stat_refresh", "fs/fanotify/",
-		"user/", "kernel/keys/", "net/ipv4/tcp_", "net/core/",
+		"kernel/ns_last_pid", "kernel/pty/nr", "fs/aio-nr",
+		"net/netfilter/nf_conntrack_count",
 	};
 	unsigned int i;
 
