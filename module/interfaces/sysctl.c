@@ -256,7 +256,7 @@ static bool sysctl_component_is(const char *rel, unsigned int i,
  */
 static enum sysctl_ns sysctl_ns_of(const char *rel)
 {
-	const char *leaf = rel + strlen("kernel/");
+	const char *leaf;
 	size_t len;
 
 	if (sysctl_component_is(rel, 0, "fs") &&
@@ -264,7 +264,10 @@ static enum sysctl_ns sysctl_ns_of(const char *rel)
 		return SYSCTL_NS_IPC;
 	if (!strcmp(rel, "vm/memfd_noexec"))
 		return SYSCTL_NS_PID;
-	if (strncmp(rel, "kernel/", 7) || strchr(leaf, '/'))
+	if (strncmp(rel, "kernel/", 7))
+		return SYSCTL_NS_NONE;
+	leaf = rel + 7;
+	if (strchr(leaf, '/'))
 		return SYSCTL_NS_NONE;
 	if (!strcmp(leaf, "hostname") || !strcmp(leaf, "domainname"))
 		return SYSCTL_NS_UTS;
