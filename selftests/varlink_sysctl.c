@@ -368,8 +368,10 @@ static int keep_caps(unsigned long long keep)
 		if (!(keep & (1ULL << cap)) &&
 		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) && errno != EINVAL)
 			return -errno;
-	data[0].effective = data[0].permitted = (unsigned int)keep;
-	data[1].effective = data[1].permitted = (unsigned int)(keep >> 32);
+	data[0].effective = (unsigned int)keep;
+	data[0].permitted = data[0].effective;
+	data[1].effective = (unsigned int)(keep >> 32);
+	data[1].permitted = data[1].effective;
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }
 
@@ -839,6 +841,7 @@ FIXTURE_VARIANT_ADD(bad_name, not_a_string) { .json = "5" };
 FIXTURE_VARIANT_ADD(bad_name, no_such) {
 	.json = "\"kernel.no_such_sysctl\"", .error = NO_SUCH,
 };
+
 FIXTURE_VARIANT_ADD(bad_name, below_a_file) {
 	.json = "\"kernel.ostype.more\"", .error = NO_SUCH,
 };
@@ -879,8 +882,8 @@ TEST_F(bad_name, each_method)
 						      "{\"name\":%s,\"value\":\"10\"}"),
 					      variant->json), &msg));
 	expect_bad(_metadata, msg, variant->error, "\"name\"", variant->json);
-	ASSERT_EQ(1, vt_call(&self->c, vt_fmt("{\"method\":\"" IFACE ".List\",\"more\":true,"
-					      "\"parameters\":{\"prefix\":%s}}",
+#define LIST_MORE	"{\"method\":\"" IFACE ".List\",\"more\":true,\"parameters\":"
+	ASSERT_EQ(1, vt_call(&self->c, vt_fmt(LIST_MORE "{\"prefix\":%s}}",
 					      variant->json), &msg));
 	expect_bad(_metadata, msg, variant->error, "\"prefix\"", variant->json);
 	EXPECT_STREQ(swappiness, proc_value("vm/swappiness"));
@@ -931,8 +934,8 @@ TEST_F(conn, bounds)
 /* A name that is not UTF-8: the bytes as they are in the JSON text */
 TEST_F(conn, not_utf8)
 {
-	static const char call[] = "{\"method\":\"" IFACE ".Get\","
-				   "\"parameters\":{\"name\":\"kernel.\xff\xfe\"}}";
+	static const char call[] =
+		KS_CALL(IFACE ".Get", "{\"name\":\"kernel.\xff\xfe\"}");
 	const char *msg;
 	int r;
 
