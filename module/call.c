@@ -611,8 +611,9 @@ EXPORT_SYMBOL_GPL(varlink_reply_continues);
  * that waits for events in between returns -EINPROGRESS from its
  * callback and replies from its own work, not from a worker it parks.
  *
- * Context: process context, may sleep; no lock of the provider that its
- * cancel callback takes may be held.
+ * Context: process context, may sleep; not from a VARLINK_INLINE
+ * callback, which may run in the client's own task; no lock of the
+ * provider that its cancel callback takes may be held.
  * Return: 0; -ECANCELED once the call was cancelled (the client hung up,
  * or the interface is being unregistered): finish the call;
  * -ECONNRESET if the connection is closing, -EINTR on a fatal signal:

@@ -94,8 +94,8 @@ static struct vfsmount *fs_mount(enum varlink_fs fs)
 		flush_work(&mw.work);
 		destroy_work_on_stack(&mw.work);
 		mnt = mw.mnt;
-		/* whole before it is seen: pairs with the acquire above */
 		if (!IS_ERR(mnt))
+			/* whole before it is seen: pairs with the acquire */
 			smp_store_release(&fs_mnts[fs], mnt);
 	}
 	mutex_unlock(&fs_lock);

@@ -55,6 +55,7 @@
 #include <linux/cred.h>
 #include <linux/memcontrol.h>
 #include <linux/net.h>
+#include <linux/nsproxy.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/proc_ns.h>
@@ -144,6 +145,27 @@ static void uts_ns_put(struct uts_namespace *uts)
 
 	if (ops)
 		ops->put(&uts->ns);
+}
+
+/* Which of @task's ipc, mount and cgroup namespaces are the initial
+ * ones, as CLONE_NEW* flags.  No reference is needed to compare.
+ */
+static unsigned int init_namespaces(struct task_struct *task)
+{
+	const struct nsproxy *init = init_task.nsproxy;
+	unsigned int flags = 0;
+
+	task_lock(task);
+	if (task->nsproxy) {
+		if (task->nsproxy->ipc_ns == init->ipc_ns)
+			flags |= CLONE_NEWIPC;
+		if (task->nsproxy->mnt_ns == init->mnt_ns)
+			flags |= CLONE_NEWNS;
+		if (task->nsproxy->cgroup_ns == init->cgroup_ns)
+			flags |= CLONE_NEWCGROUP;
+	}
+	task_unlock(task);
+	return flags;
 }
 
 /* The offset of @task's time namespace to CLOCK_BOOTTIME, in ns.  The
@@ -249,6 +271,7 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 	if (!task)
 		return 0;
 	peer->uts_ns = uts_ns_get(task);
+	peer->init_ns = init_namespaces(task);
 	peer->boottime_offset = boottime_offset(task);
 	if (!peer->memcg && no_sk_memcg)
 		mm = get_task_mm(task);
@@ -911,6 +934,45 @@ struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call)
 	return call->peer->pid_ns;
 }
 EXPORT_SYMBOL_GPL(varlink_call_pid_ns);
+
+/**
+ * varlink_call_in_init_ns() - whether the caller is in an initial
+ *	namespace
+ * @call: the call
+ * @nstype: CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS,
+ *	CLONE_NEWPID, CLONE_NEWNET or CLONE_NEWUSER
+ *
+ * Whether the opener's namespace of that type (see varlink_call_net())
+ * is the initial one, that of the kworkers that run callbacks: a
+ * provider that reads a namespaced file (an ipc sysctl, say) answers a
+ * caller of the initial namespace only, and refuses the others.  The
+ * ipc, mount and cgroup namespaces are those of the opener's process
+ * when the connection was accepted; one that had exited by then is in
+ * none.
+ *
+ * Return: true if it is the initial one.
+ */
+bool varlink_call_in_init_ns(const struct varlink_call *call, int nstype)
+{
+	const struct vl_peer *peer = call->peer;
+
+	switch (nstype) {
+	case CLONE_NEWIPC:
+	case CLONE_NEWNS:
+	case CLONE_NEWCGROUP:
+		return peer->init_ns & nstype;
+	case CLONE_NEWUTS:
+		return peer->uts_ns == &init_uts_ns;
+	case CLONE_NEWPID:
+		return peer->pid_ns == &init_pid_ns;
+	case CLONE_NEWNET:
+		return net_eq(peer->net, &init_net);
+	case CLONE_NEWUSER:
+		return peer->cred->user_ns == &init_user_ns;
+	}
+	return false;
+}
+EXPORT_SYMBOL_GPL(varlink_call_in_init_ns);
 
 /**
  * varlink_call_uts_ns() - the caller's UTS namespace

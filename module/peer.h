@@ -57,6 +57,7 @@ struct vl_peer {
 	struct net *net;
 	struct pid_namespace *pid_ns;
 	struct uts_namespace *uts_ns;
+	unsigned int init_ns;
 	s64 boottime_offset;
 	struct mem_cgroup *memcg;
 	struct list_head node;

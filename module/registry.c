@@ -296,7 +296,8 @@ static int check_methods(const struct varlink_interface *desc,
 		if ((m->flags & ~VL_METHOD_FLAGS) ||
 		    caps == (VARLINK_CAPABLE | VARLINK_CAPABLE_NET) ||
 		    (caps && !cap_valid(m->capability)) ||
-		    ((m->flags & VARLINK_STREAM) && !(m->flags & VARLINK_MORE))) {
+		    ((m->flags & VARLINK_STREAM) &&
+		     (m->flags & (VARLINK_MORE | VARLINK_INLINE)) != VARLINK_MORE)) {
 			pr_err("%.*s: method %s: invalid flags or capability\n",
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;

@@ -643,6 +643,8 @@ TEST_F_TIMEOUT(net, container_root_is_no_admin, 120)
 struct tenant_ctx {
 	long per_user;		/* max_monitors_per_user */
 	long per_container;	/* max_monitors_per_container */
+	const char *call;	/* a call that starts a stream */
+	const char *too_many;	/* the error past the shares */
 };
 
 /*
@@ -661,7 +663,7 @@ static int tenant_streams_uid(const struct tenant_ctx *ctx, unsigned int uid,
 	if (!c || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 		r[0] = -1;
 	for (i = 0; r[0] >= 0 && i <= ctx->per_user; i++) {
-		if (!OK(vt_open_ready(&c[i]) == 0 && vt_send(&c[i], NET_MONITOR) == 0 &&
+		if (!OK(vt_open_ready(&c[i]) == 0 && vt_send(&c[i], ctx->call) == 0 &&
 			vt_recv(&c[i], VT_TIMEOUT_MS, &msg) == 1, NULL)) {
 			r[0] = -1;
 			break;
@@ -670,7 +672,7 @@ static int tenant_streams_uid(const struct tenant_ctx *ctx, unsigned int uid,
 			r[0]++;
 			continue;
 		}
-		if (!OK(vt_is_error(msg, TOO_MANY), msg))
+		if (!OK(vt_is_error(msg, ctx->too_many), msg))
 			r[0] = -1;
 		r[1] = param_is(msg, "max_per_container", ctx->per_container);
 		break;
@@ -724,8 +726,10 @@ static int tenant_streams(void *arg, int sync)
 	return failed;
 }
 
-/* Whether @uid of the host starts a stream, in a child of its own */
-static bool host_streams(unsigned int uid)
+/* Whether @uid of the host starts a stream with @call, in a child of its
+ * own
+ */
+static bool host_streams_with(unsigned int uid, const char *call)
 {
 	struct vt_conn c;
 	const char *msg = "";
@@ -736,11 +740,16 @@ static bool host_streams(unsigned int uid)
 	pid = fork();
 	if (!pid)
 		_exit(!OK(vt_become(uid) == 0 && vt_open_ready(&c) == 0 &&
-			  vt_send(&c, NET_MONITOR) == 0 &&
+			  vt_send(&c, call) == 0 &&
 			  vt_recv(&c, VT_TIMEOUT_MS, &msg) == 1 && vt_continues(msg),
 			  msg));
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       !WEXITSTATUS(status);
+}
+
+static bool host_streams(unsigned int uid)
+{
+	return host_streams_with(uid, NET_MONITOR);
 }
 
 /*
@@ -755,6 +764,8 @@ TEST_F_TIMEOUT(net, container_is_one_tenant, 120)
 	struct tenant_ctx ctx = {
 		.per_user = net_param("max_monitors_per_user"),
 		.per_container = net_param("max_monitors_per_container"),
+		.call = NET_MONITOR,
+		.too_many = TOO_MANY,
 	};
 	long max = net_param("max_monitors");
 
@@ -767,6 +778,39 @@ TEST_F_TIMEOUT(net, container_is_one_tenant, 120)
 	ASSERT_TRUE(sync_wait(self->child.sync));
 	EXPECT_TRUE(host_streams(65534));
 	EXPECT_TRUE(host_streams(1000));
+	ASSERT_TRUE(sync_tell(self->child.sync));
+	EXPECT_EQ(0, ns_end(&self->child));
+}
+
+/* A paced stream of the test provider that waits for its client */
+#define CORE_STREAM	"{\"method\":\"" VT_IFACE ".Replay\",\"more\":true," \
+			"\"parameters\":{\"n\":1048576,\"size\":65536}}"
+
+/*
+ * The same for the core's own stream quotas, which every VARLINK_STREAM
+ * method shares: a container's users together run
+ * max_streams_per_container, each its max_streams_per_user, and host
+ * users start theirs beside them.
+ */
+TEST_F_TIMEOUT(net, container_is_one_stream_tenant, 120)
+{
+	struct tenant_ctx ctx = {
+		.per_user = vt_param("max_streams_per_user", 0),
+		.per_container = vt_param("max_streams_per_container", 0),
+		.call = CORE_STREAM,
+		.too_many = "org.kernel.varlink.TooManyStreams",
+	};
+	long max = vt_param("max_streams", 0);
+
+	ASSERT_LT(0, ctx.per_user);
+	EXPECT_LT(ctx.per_user, ctx.per_container);
+	ASSERT_LE(ctx.per_container + 2, max - max / 8);
+	ASSERT_LE(ctx.per_container, CT_UIDS * ctx.per_user);
+	ASSERT_EQ(0, ns_start(&self->child, 0, CLONE_NEWUSER | CLONE_NEWNET,
+			      tenant_streams, &ctx));
+	ASSERT_TRUE(sync_wait(self->child.sync));
+	EXPECT_TRUE(host_streams_with(65534, CORE_STREAM));
+	EXPECT_TRUE(host_streams_with(1000, CORE_STREAM));
 	ASSERT_TRUE(sync_tell(self->child.sync));
 	EXPECT_EQ(0, ns_end(&self->child));
 }

@@ -980,6 +980,95 @@ static int served(void *arg)
  * loaded again with the defaults, the core listens in the namespace that
  * was there before.
  */
+/* A Replay stream that waits for a client that does not read; 1 if it
+ * started, 0 if refused (the reply in @refused), -1 on failure.  The
+ * connection goes to *@fd.
+ */
+static int stream_start(int *fd, char *refused, size_t size)
+{
+	struct vt_conn c;
+	const char *msg;
+	int ret;
+
+	if (vt_open_ready(&c))
+		return -1;
+	ret = vt_call(&c, "{\"method\":\"" VT_IFACE ".Replay\",\"more\":true,"
+		      "\"parameters\":{\"n\":1048576,\"size\":65536}}", &msg);
+	if (ret != 1) {
+		vt_close(&c);
+		return -1;
+	}
+	snprintf(refused, size, "%s", msg);
+	ret = vt_continues(msg);
+	*fd = c.fd;
+	c.fd = -1;
+	vt_close(&c);
+	return ret;
+}
+
+/* As uid 65534: every stream but the reserve, then TooManyStreams. */
+static int streams_but_reserve(int *fds, int *n)
+{
+	char refused[512];
+	int ret;
+
+	while (*n < 16 && (ret = stream_start(&fds[*n], refused, sizeof(refused))) == 1)
+		(*n)++;
+	return ret == 0 && vt_is_error(refused, "org.kernel.varlink.TooManyStreams") &&
+	       vt_json_is(refused, "parameters.max", "7") &&
+	       !vt_json_has(refused, "parameters.max_per_user") ? 0 : 1;
+}
+
+/*
+ * The core's stream pool: max_streams in all, the last eighth for callers
+ * with CAP_SYS_ADMIN.  uid 65534, with a share as large as the pool, gets
+ * all but the reserve; root then gets the reserve, and no more.  And the
+ * container share may not be smaller than the user share: varlink.ko
+ * does not load so.
+ */
+TEST_F_TIMEOUT(reload, streams_reserve, 180)
+{
+	int fds[20], n = 0, status, sv[2];
+	char refused[512];
+	pid_t pid;
+
+	ASSERT_EQ(0, reload_with(&self->changed,
+				 "max_streams=8 max_streams_per_user=8 max_streams_per_container=8"));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char b;
+		int ret;
+
+		close(sv[0]);
+		ret = vt_become(65534) ?: streams_but_reserve(fds, &n);
+
+		/* hold them until the test is done */
+		if (write(sv[1], &ret, sizeof(ret)) != sizeof(ret) ||
+		    read(sv[1], &b, 1) < 0)
+			_exit(2);
+		_exit(0);
+	}
+	close(sv[1]);
+	ASSERT_EQ(sizeof(status), read(sv[0], &status, sizeof(status)));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(1, stream_start(&fds[0], refused, sizeof(refused))) TH_LOG("%s", refused);
+	EXPECT_EQ(0, stream_start(&fds[1], refused, sizeof(refused)));
+	EXPECT_TRUE(vt_is_error(refused, "org.kernel.varlink.TooManyStreams"));
+	EXPECT_TRUE(vt_json_is(refused, "parameters.max", "8")) TH_LOG("%s", refused);
+	close(fds[0]);
+	close(fds[1]);
+	close(sv[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+
+	EXPECT_EQ(0, core_unload());
+	EXPECT_EQ(-EINVAL, vt_insmod_params(VT_CORE_MODULE,
+					     "max_streams_per_user=4 max_streams_per_container=2"));
+	ASSERT_EQ(0, core_load(""));
+	self->changed = false;
+}
+
 TEST_F_TIMEOUT(reload, init_net_only, 180)
 {
 	struct spawn before = {}, after = { .flags = CLONE_NEWNET };

@@ -27,7 +27,10 @@
  * one section under RTNL, so no change falls between the two: a change
  * made before is in the "current" replies, one made after is an event.
  *
- * Streams are shared out under network_lock: the last max_monitors / 8
+ * MonitorLinks is a VARLINK_STREAM: the core's stream quotas bound it
+ * with every other stream of the system.  Within them, a narrower pool
+ * of its own, whose parameters and TooManyMonitors are published
+ * interface, is shared out under network_lock: the last max_monitors / 8
  * are kept for callers with CAP_NET_ADMIN, and a user without it runs at
  * most max_monitors_per_user, counted by varlink_call_user() in its
  * varlink_call_tenant(), so that the uids it maps into user namespaces of
@@ -172,7 +175,10 @@ static const char network_idl[] =
 "# included, and a container (a user namespace root made, or a network\n"
 "# namespace of the initial user namespace) at most\n"
 "# max_monitors_per_container (16 by default), all its users together.\n"
-"# One more fails with TooManyMonitors.\n"
+"# One more fails with TooManyMonitors.  Each stream counts against the\n"
+"# server's stream quotas too (org.kernel.varlink.GetLimits' max_streams\n"
+"# and its shares, larger by default), past which the call fails with\n"
+"# org.kernel.varlink.TooManyStreams.\n"
 "method MonitorLinks() -> (\n"
 "  # \"current\": a link there was when the call was made; \"added\": a link\n"
 "  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
@@ -649,7 +655,7 @@ static const struct varlink_method network_methods[] = {
 	},
 	{
 		.name = "MonitorLinks", .call = network_monitor_links,
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY,
+		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 };
 

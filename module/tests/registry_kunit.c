@@ -109,6 +109,23 @@ static const struct varlink_method cap_both[] = {
 	  .capability = CAP_NET_ADMIN },
 };
 
+static const struct varlink_method stream_quota[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop,
+	  .flags = VARLINK_MORE | VARLINK_STREAM },
+};
+
+static const struct varlink_method stream_no_more[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop, .flags = VARLINK_STREAM },
+};
+
+static const struct varlink_method stream_inline[] = {
+	PING(ping_ok, 3),
+	{ .name = "Stream", .call = reply_nop,
+	  .flags = VARLINK_MORE | VARLINK_STREAM | VARLINK_INLINE },
+};
+
 #define IDL_BROKEN "interface org.kernel.test.reg\nmethod Ping("
 #define IDL_NODOT "interface nodot\nmethod Ping() -> ()\n"
 #define IDL_NO_INTERFACE "method Ping() -> ()\n"
@@ -142,6 +159,10 @@ static const struct reg_case reg_cases[] = {
 	CASE("an invalid capability in the netns's owner", IDL_PING, bad_cap_net, 2, -EINVAL),
 	CASE("a capability in the netns's owner", IDL_PING, cap_net, 2, 0),
 	CASE("a capability in two namespaces", IDL_PING, cap_both, 2, -EINVAL),
+	CASE("a stream of the core's quotas", IDL_PING, stream_quota, 2, 0),
+	CASE("a stream that does not stream", IDL_PING, stream_no_more, 2, -EINVAL),
+	CASE("a stream that may run in the client's task", IDL_PING,
+	     stream_inline, 2, -EINVAL),
 	CASE("an IDL that does not parse", IDL_BROKEN, good, 2, -EINVAL),
 	CASE("an IDL with an invalid name", IDL_NODOT, good, 2, -EINVAL),
 	CASE("an IDL without the interface line", IDL_NO_INTERFACE, good, 2, -EINVAL),

@@ -238,8 +238,32 @@ static const char test_idl[] =
 "# of Linger calls ran after their final reply, finding their data intact.\n"
 "method Finish() -> (finished: bool, late_cancels: int)\n"
 "\n"
-"# Monitor and Defer calls not finished yet, and the counter of Counter.\n"
-"method Status() -> (monitors: int, deferred: int, counter: int)\n"
+"# A paced stream: requires more; replies n times (0 to 1048576) with\n"
+"# continues, index 0 to n - 1 and size bytes of data (0 to 65536), each\n"
+"# once the client has read most of what it was sent before; then a last\n"
+"# time with index n and no data.  It ends early, with that last reply,\n"
+"# when the client hangs up or the interface goes away.  A stream of the\n"
+"# core's quotas.\n"
+"method Replay(n: int, size: ?int) -> (index: int, data: ?string)\n"
+"\n"
+"# Reads a file of one of the core's internal mounts (fs \"proc\",\n"
+"# \"sysfs\" or \"cgroup2\") as the caller, or, with kernel, as the\n"
+"# kernel: at most 65535 bytes.  Errors as the core gives them:\n"
+"# PermissionDenied, or SystemError with the errno (EINVAL for a name\n"
+"# the core refuses, ENOENT, ELOOP, EFBIG...).\n"
+"method ReadFile(fs: string, name: string, kernel: ?bool) -> (data: string)\n"
+"\n"
+"# Writes data to such a file as the caller; errors as ReadFile.\n"
+"method WriteFile(fs: string, name: string, data: string) -> ()\n"
+"\n"
+"# Lists a directory of such a mount as the caller, in its order; at\n"
+"# most 256 names.  Errors as ReadFile.\n"
+"method ListDir(fs: string, name: string) -> (names: []string)\n"
+"\n"
+"# Monitor, Defer and Replay calls not finished yet, and the counter of\n"
+"# Counter.\n"
+"method Status() -> (monitors: int, deferred: int, counter: int,\n"
+"  replays: int)\n"
 "\n"
 "# What Raise fails with.\n"
 "error TestError (reason: string, code: int)\n";
@@ -248,6 +272,7 @@ static struct workqueue_struct *test_wq;
 static atomic64_t test_counter = ATOMIC64_INIT(0);
 static atomic_t test_monitors_active = ATOMIC_INIT(0);
 static atomic_t test_deferred_active = ATOMIC_INIT(0);
+static atomic_t test_replays_active = ATOMIC_INIT(0);
 
 /* Deferred calls (Monitor and Defer) that have not sent their final reply */
 static DEFINE_SPINLOCK(test_lock);
@@ -958,11 +983,168 @@ static int test_raise(struct varlink_call *call, const void *params)
 	return 0;
 }
 
+struct test_replay {
+	s64 n;
+	s64 size;
+};
+
+static const struct varlink_param test_replay_params[] = {
+	VARLINK_PARAM("n", VARLINK_S64, struct test_replay, n),
+	VARLINK_PARAM("size", VARLINK_S64, struct test_replay, size),
+};
+
+/* Replay(n: int, size: ?int) -> (index: int, data: ?string): a stream
+ * sent from the callback, paced by varlink_reply_wait().
+ */
+static int test_replay(struct varlink_call *call, const void *params)
+{
+	const struct test_replay *p = params;
+	char *data;
+	int err = 0;
+	s64 i;
+
+	if (p->n < 0 || p->n > TEST_COUNT_MAX)
+		return varlink_error_invalid_parameter(call, "n");
+	if (p->size < 0 || p->size > SZ_64K)
+		return varlink_error_invalid_parameter(call, "size");
+	data = kvmalloc(p->size + 1, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	memset(data, 'r', p->size);
+	data[p->size] = '\0';
+	atomic_inc(&test_replays_active);
+	for (i = 0; i < p->n; i++) {
+		err = varlink_reply_wait(call);
+		if (err)
+			break;
+		varlink_put_s64(call, "index", i);
+		varlink_put_str(call, "data", data);
+		err = varlink_reply_continues(call);
+		if (err)
+			break;
+	}
+	kvfree(data);
+	atomic_dec(&test_replays_active);
+	/* a cancelled reply keeps its parameters: they are the last one */
+	if (err != -ECANCELED)
+		varlink_put_s64(call, "index", i);
+	return test_reply(call);
+}
+
+struct test_file {
+	const char *fs;
+	const char *name;
+	const char *data;
+	bool kernel;
+};
+
+static const struct varlink_param test_file_params[] = {
+	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
+	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
+	VARLINK_PARAM("kernel", VARLINK_BOOL, struct test_file, kernel),
+};
+
+static const struct varlink_param test_list_dir_params[] = {
+	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
+	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
+};
+
+static const struct varlink_param test_write_file_params[] = {
+	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
+	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
+	VARLINK_PARAM("data", VARLINK_STRING, struct test_file, data),
+};
+
+static int test_fs(const char *name)
+{
+	static const char *const names[VARLINK_FS_COUNT] = {
+		[VARLINK_PROC] = "proc",
+		[VARLINK_SYSFS] = "sysfs",
+		[VARLINK_CGROUP2] = "cgroup2",
+	};
+	int i;
+
+	for (i = 0; i < VARLINK_FS_COUNT; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -EINVAL;
+}
+
+#define TEST_FILE_MAX	SZ_64K
+
+/* ReadFile(fs: string, name: string, kernel: ?bool) -> (data: string) */
+static int test_read_file(struct varlink_call *call, const void *params)
+{
+	const struct test_file *p = params;
+	int fs = test_fs(p->fs);
+	ssize_t n;
+	char *buf;
+
+	if (fs < 0)
+		return varlink_error_invalid_parameter(call, "fs");
+	buf = kvmalloc(TEST_FILE_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	n = varlink_file_read(p->kernel ? NULL : call, fs, p->name, buf,
+			      TEST_FILE_MAX);
+	if (n >= 0)
+		varlink_put_str_len(call, "data", buf, n);
+	kvfree(buf);
+	return n < 0 ? n : test_reply(call);
+}
+
+/* WriteFile(fs: string, name: string, data: string) -> () */
+static int test_write_file(struct varlink_call *call, const void *params)
+{
+	const struct test_file *p = params;
+	int fs = test_fs(p->fs);
+	int err;
+
+	if (fs < 0)
+		return varlink_error_invalid_parameter(call, "fs");
+	err = varlink_file_write(call, fs, p->name, p->data, strlen(p->data));
+	return err ? err : test_reply(call);
+}
+
+#define TEST_LIST_MAX	256
+
+struct test_list {
+	struct varlink_call *call;
+	unsigned int n;
+};
+
+static bool test_list_one(void *data, const char *name, unsigned int len,
+			  unsigned int d_type)
+{
+	struct test_list *l = data;
+
+	varlink_put_str_len(l->call, NULL, name, len);
+	return ++l->n < TEST_LIST_MAX;
+}
+
+/* ListDir(fs: string, name: string) -> (names: []string) */
+static int test_list_dir(struct varlink_call *call, const void *params)
+{
+	const struct test_file *p = params;
+	struct test_list l = { .call = call };
+	int fs = test_fs(p->fs);
+	int err;
+
+	if (fs < 0)
+		return varlink_error_invalid_parameter(call, "fs");
+	/* the writer only appends to the reply: no sleep, fine under the lock */
+	varlink_open_array(call, "names");
+	err = varlink_file_list(call, fs, p->name, test_list_one, &l);
+	varlink_close_array(call);
+	return err ? err : test_reply(call);
+}
+
 static int test_status(struct varlink_call *call, const void *params)
 {
 	varlink_put_s64(call, "monitors", atomic_read(&test_monitors_active));
 	varlink_put_s64(call, "deferred", atomic_read(&test_deferred_active));
 	varlink_put_s64(call, "counter", atomic64_read(&test_counter));
+	varlink_put_s64(call, "replays", atomic_read(&test_replays_active));
 	return test_reply(call);
 }
 
@@ -1049,6 +1231,27 @@ static const struct varlink_method test_methods[] = {
 	{ .name = "Unimplemented", .call = NULL },
 	{ .name = "Linger", .call = test_linger },
 	{ .name = "Finish", .call = test_finish },
+	{
+		.name = "Replay",
+		.call = test_replay,
+		VARLINK_PARAMS(test_replay_params, struct test_replay),
+		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
+	},
+	{
+		.name = "ReadFile",
+		.call = test_read_file,
+		VARLINK_PARAMS(test_file_params, struct test_file),
+	},
+	{
+		.name = "WriteFile",
+		.call = test_write_file,
+		VARLINK_PARAMS(test_write_file_params, struct test_file),
+	},
+	{
+		.name = "ListDir",
+		.call = test_list_dir,
+		VARLINK_PARAMS(test_list_dir_params, struct test_file),
+	},
 	{ .name = "Status", .call = test_status, .flags = VARLINK_INLINE },
 };
 

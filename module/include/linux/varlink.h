@@ -233,7 +233,9 @@ struct varlink_param {
  * CAP_SYS_ADMIN in the initial user namespace; a user without it runs at
  * most max_streams_per_user (counted by varlink_call_user() in its
  * varlink_call_tenant()), a container at most max_streams_per_container.
- * The stream counts until its final reply.  With VARLINK_MORE.
+ * The stream counts until its final reply.  With VARLINK_MORE, not with
+ * VARLINK_INLINE: a stream may wait for its client (varlink_reply_wait()),
+ * which the client's own task must not.
  */
 #define VARLINK_STREAM		0x20
 
@@ -369,6 +371,7 @@ struct user_namespace *varlink_call_user_ns(const struct varlink_call *call);
 struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call);
 struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call);
 s64 varlink_call_boottime_offset(const struct varlink_call *call);
+bool varlink_call_in_init_ns(const struct varlink_call *call, int nstype);
 bool varlink_call_is_caller(const struct varlink_call *call,
 			    struct task_struct *task);
 void varlink_call_set_cancel(struct varlink_call *call,
@@ -411,6 +414,7 @@ int varlink_error_invalid_parameter(struct varlink_call *call,
  *	for the initial namespaces (net, ipc, uts) whoever calls
  * @VARLINK_SYSFS: sysfs of the initial network namespace
  * @VARLINK_CGROUP2: the cgroup2 hierarchy, from the root cgroup
+ * @VARLINK_FS_COUNT: how many there are, not one of them
  *
  * Each is mounted on first use, from a kworker, so that it belongs to the
  * initial namespaces, and stays until varlink.ko is unloaded.

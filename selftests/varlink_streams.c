@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Paced streams and stream quotas, through the test provider's Replay, a
+ * stream that paces itself with varlink_reply_wait(): a client that
+ * reads slowly, or not at all for a while, gets every reply and is never
+ * closed; one that hangs up, or whose interface goes away, ends the wait
+ * at once; and streams are shared out by the core's quotas
+ * (max_streams_per_user, max_streams_per_container).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+#include "kernel_state_test.h"
+
+#define TOO_MANY	"org.kernel.varlink.TooManyStreams"
+
+static long status_replays(void)
+{
+	struct vt_conn c;
+	const char *msg;
+	long long v = -1;
+
+	if (vt_open_ready(&c))
+		return -1;
+	if (vt_call(&c, VT_CALL("Status", "{}"), &msg) == 1)
+		ks_json_int(msg, "parameters.replays", &v);
+	vt_close(&c);
+	return v;
+}
+
+/* Wait until Status says @n replays run; returns whether it did. */
+static bool replays_reach(long n, int timeout_ms)
+{
+	long long deadline = vt_now_ms() + timeout_ms;
+
+	do {
+		if (status_replays() == n)
+			return true;
+		vt_sleep_ms(20);
+	} while (vt_now_ms() < deadline);
+	return false;
+}
+
+/* Read the replies of a Replay of @n: index 0 to n - 1 with continues,
+ * then the final one with index n; recv() takes one byte at a time for
+ * the first @slow bytes, then at most @chunk.  Returns how many were
+ * right, -1 on the first wrong one.
+ */
+static long read_replay(int fd, long n, size_t slow, size_t chunk)
+{
+	static char buf[1 << 18];
+	size_t len = 0, total = 0;
+	long i = 0;
+
+	for (;;) {
+		ssize_t r = recv(fd, buf + len, total < slow ? 1 : chunk, 0);
+		char *msg = buf, *nul;
+
+		if (r <= 0 || len + r + chunk > sizeof(buf))
+			return -1;
+		len += r;
+		total += r;
+		while ((nul = memchr(msg, '\0', buf + len - msg))) {
+			long long index;
+
+			if (!ks_json_int(msg, "parameters.index", &index) ||
+			    index != i)
+				return -1;
+			if (i == n)
+				return vt_continues(msg) || nul + 1 != buf + len ?
+				       -1 : i;
+			if (!vt_continues(msg))
+				return -1;
+			i++;
+			msg = nul + 1;
+		}
+		len -= msg - buf;
+		memmove(buf, msg, len);
+	}
+}
+
+static char *replay_call(long n, long size)
+{
+	return vt_fmt("{\"method\":\"" VT_IFACE ".Replay\",\"more\":true,"
+		      "\"parameters\":{\"n\":%ld,\"size\":%ld}}", n, size);
+}
+
+/*
+ * A replay of ten times max_output to a client that does not read
+ * for two seconds and then reads 4 KiB at a time: every reply arrives, in
+ * order, and the connection is not closed.
+ */
+TEST(slow_reader_gets_everything)
+{
+	long max_output = vt_param("max_output", 0);
+	long size = 4096, n = 10 * max_output / size;
+	struct vt_conn c;
+
+	ASSERT_GT(max_output, 0);
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, replay_call(n, size)));
+	vt_sleep_ms(2000);
+	/* waiting, not closed: the stream still runs */
+	EXPECT_EQ(1, status_replays());
+	EXPECT_EQ(n, read_replay(c.fd, n, 0, 4096));
+	vt_close(&c);
+	EXPECT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+}
+
+/* A replay of twice max_output to a client that reads one byte at a time
+ * for the first half of max_output, while the server waits for it: not
+ * closed either.
+ */
+TEST(one_byte_reader)
+{
+	long max_output = vt_param("max_output", 0);
+	long size = 2048, n = 2 * max_output / size;
+	struct vt_conn c;
+
+	ASSERT_GT(max_output, 0);
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, replay_call(n, size)));
+	EXPECT_EQ(n, read_replay(c.fd, n, max_output / 2, 4096));
+	vt_close(&c);
+}
+
+/*
+ * A client that stops reading holds its stream, waiting; when it hangs up
+ * the wait ends at once, and the stream with it.
+ */
+TEST(hangup_ends_the_wait)
+{
+	long long start;
+	struct vt_conn c;
+
+	ASSERT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, replay_call(1 << 20, 65536)));
+	ASSERT_TRUE(replays_reach(1, VT_TIMEOUT_MS));
+	vt_sleep_ms(500);
+	EXPECT_EQ(1, status_replays());
+	start = vt_now_ms();
+	vt_close(&c);
+	EXPECT_TRUE(replays_reach(0, 2000));
+	TH_LOG("stream ended %lld ms after the hangup", vt_now_ms() - start);
+}
+
+/*
+ * A stream that waits in its callback pins its module, as every callback
+ * does: rmmod fails cleanly meanwhile (EAGAIN), and succeeds once the
+ * client hangs up, which ends the wait.  The module then comes back.
+ */
+TEST(unload_waits_for_the_stream)
+{
+	struct vt_conn c;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, replay_call(1 << 20, 65536)));
+	ASSERT_TRUE(replays_reach(1, VT_TIMEOUT_MS));
+	EXPECT_EQ(-EAGAIN, vt_rmmod(VT_PROVIDER_MODULE, 1000));
+	EXPECT_EQ(1, status_replays());
+	vt_close(&c);
+	EXPECT_EQ(0, vt_rmmod(VT_PROVIDER_MODULE, VT_TIMEOUT_MS));
+	ASSERT_EQ(0, vt_insmod(VT_PROVIDER_MODULE));
+}
+
+/* Start streams on @fds that block (a client that does not read);
+ * returns how many started, the reply to the first refused in @refused.
+ */
+static int start_streams(int *fds, int max, char *refused, size_t size)
+{
+	int i;
+
+	refused[0] = '\0';
+	for (i = 0; i < max; i++) {
+		struct vt_conn c;
+		const char *msg;
+		int ret;
+
+		if (vt_open_ready(&c))
+			break;
+		ret = vt_call(&c, replay_call(1 << 20, 65536), &msg);
+		if (ret == 1 && !vt_continues(msg)) {
+			snprintf(refused, size, "%s", msg);
+			vt_close(&c);
+			break;
+		}
+		fds[i] = c.fd;
+		c.fd = -1;
+		vt_close(&c);
+	}
+	return i;
+}
+
+static void close_all(int *fds, int n)
+{
+	while (n--)
+		close(fds[n]);
+}
+
+struct share_ctx {
+	long per_user;
+};
+
+/* As uid 65534: its share, then TooManyStreams naming it. */
+static int nobody_share(void *arg)
+{
+	const struct share_ctx *ctx = arg;
+	long long max_per_user = -1;
+	char refused[512];
+	int fds[64];
+	int n, bad = 0;
+
+	n = start_streams(fds, ctx->per_user + 1, refused, sizeof(refused));
+	bad += !KS_OK(n == ctx->per_user);
+	bad += !KS_OK(vt_is_error(refused, TOO_MANY));
+	bad += !KS_OK(ks_json_int(refused, "parameters.max_per_user",
+				  &max_per_user) &&
+		      max_per_user == ctx->per_user);
+	bad += !KS_OK(!vt_json_has(refused, "parameters.max_per_container"));
+	close_all(fds, n);
+	/* the streams end with their clients: the share is whole again */
+	bad += !KS_OK(replays_reach(0, VT_TIMEOUT_MS));
+	n = start_streams(fds, 1, refused, sizeof(refused));
+	bad += !KS_OK(n == 1);
+	close_all(fds, n);
+	return bad;
+}
+
+/*
+ * A user runs max_streams_per_user streams, one more is refused with
+ * TooManyStreams and max_per_user; root (CAP_SYS_ADMIN) is not held to
+ * it meanwhile.
+ */
+TEST(per_user_share)
+{
+	struct share_ctx ctx = { .per_user = vt_param("max_streams_per_user", 0) };
+	char refused[512];
+	int fds[2];
+
+	ASSERT_GT(ctx.per_user, 0);
+	ASSERT_LE(ctx.per_user, 64);
+	ASSERT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, nobody_share, &ctx));
+	EXPECT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+	/* root holds CAP_SYS_ADMIN: no share */
+	EXPECT_EQ(2, start_streams(fds, 2, refused, sizeof(refused)));
+	close_all(fds, 2);
+	EXPECT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+}
+
+/* Without "more" Replay is refused before anything counts. */
+TEST(needs_more)
+{
+	struct vt_conn c;
+	const char *msg;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, VT_CALL("Replay", "{\"n\":1}"), &msg));
+	EXPECT_TRUE(vt_is_error(msg, "org.varlink.service.ExpectedMore"));
+	vt_close(&c);
+}
+
+/* The limits are listed by GetLimits as the parameters say. */
+TEST(limits_listed)
+{
+	static const char *const names[] = {
+		"max_streams", "max_streams_per_user",
+		"max_streams_per_container",
+	};
+	struct vt_conn c;
+	const char *msg;
+	unsigned int i;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(1, vt_call(&c, "{\"method\":\"org.kernel.varlink.GetLimits\"}",
+			     &msg));
+	for (i = 0; i < 3; i++) {
+		long long v = -1;
+
+		EXPECT_TRUE(ks_json_int(msg, vt_fmt("parameters.%s", names[i]), &v));
+		EXPECT_EQ(vt_param(names[i], -2), v);
+	}
+	vt_close(&c);
+}
+
+TEST_HARNESS_MAIN
