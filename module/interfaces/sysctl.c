@@ -22,25 +22,15 @@
  *  - Set needs a capability on top (CAP_SYS_ADMIN, for net.* also
  *    CAP_NET_ADMIN): a container whose /proc/sys is mounted read-only
  *    could otherwise write through here.
- *
- * Whether the opener is in the initial ipc namespace is not something
- * the core records; it is found from the opener's process, see
- * sysctl_ipc_is_init().
  */
 #include <linux/bpf-cgroup.h>
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/fs.h>
-#include <linux/ipc_namespace.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/nsproxy.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
@@ -282,55 +272,6 @@ static enum sysctl_ns sysctl_ns_of(const char *rel)
 	return SYSCTL_NS_NONE;
 }
 
-/**
- * sysctl_ipc_is_init() - whether the caller is in the initial ipc namespace
- * @call: the call
- *
- * The core does not record the opener's ipc namespace: it is looked up
- * in the opener's process, by its pid (varlink_call_pid(), in the initial
- * pid namespace).  A pid number is reused once its process is gone, so
- * the process found must be the caller (varlink_call_is_caller(): the
- * very struct pid the connection holds, and the sender of the call);
- * every thread of it that has not exited must be in the initial ipc
- * namespace (unshare(CLONE_NEWIPC) is per thread).  When in doubt (the
- * opener has exited, or another process sent the call), the answer is
- * no: NotInNamespace rather than the host's ipc values.
- *
- * Return: true if the opener's process is in the initial ipc namespace.
- */
-static bool sysctl_ipc_is_init(struct varlink_call *call)
-{
-	struct ipc_namespace *init_ipc = init_task.nsproxy->ipc_ns;
-	struct task_struct *leader, *t;
-	pid_t nr = varlink_call_pid(call);
-	unsigned int seen = 0;
-	bool init = true;
-
-	if (nr <= 0)
-		return false;
-	rcu_read_lock();
-	leader = pid_task(find_pid_ns(nr, &init_pid_ns), PIDTYPE_TGID);
-	if (leader)
-		get_task_struct(leader);
-	rcu_read_unlock();
-	if (!leader)
-		return false;
-	if (varlink_call_is_caller(call, leader)) {
-		rcu_read_lock();
-		for_each_thread(leader, t) {
-			task_lock(t);
-			if (t->nsproxy) {
-				seen++;
-				init &= t->nsproxy->ipc_ns == init_ipc;
-			}
-			task_unlock(t);
-		}
-		rcu_read_unlock();
-	}
-	put_task_struct(leader);
-	return init && seen;
-}
-
 /* Whether the caller is in the namespace of a sysctl of @ns; for
  * SYSCTL_NS_UTS, whether it may read it (setting it is for the initial
  * UTS namespace only, see sysctl_ns_writable()).
@@ -341,9 +282,9 @@ static bool sysctl_ns_readable(struct varlink_call *call, enum sysctl_ns ns)
 	case SYSCTL_NS_UTS:
 		return !!varlink_call_uts_ns(call);
 	case SYSCTL_NS_IPC:
-		return sysctl_ipc_is_init(call);
+		return varlink_call_in_init_ns(call, CLONE_NEWIPC);
 	case SYSCTL_NS_PID:
-		return varlink_call_pid_ns(call) == &init_pid_ns;
+		return varlink_call_in_init_ns(call, CLONE_NEWPID);
 	default:
 		return true;
 	}
@@ -352,7 +293,7 @@ static bool sysctl_ns_readable(struct varlink_call *call, enum sysctl_ns ns)
 static bool sysctl_ns_writable(struct varlink_call *call, enum sysctl_ns ns)
 {
 	if (ns == SYSCTL_NS_UTS)
-		return varlink_call_uts_ns(call) == &init_uts_ns;
+		return varlink_call_in_init_ns(call, CLONE_NEWUTS);
 	return sysctl_ns_readable(call, ns);
 }
 
@@ -534,7 +475,6 @@ struct sysctl_list {
 	unsigned int depth;
 	bool pending;		/* an entry is written, not yet sent */
 	bool may_set, may_set_net;
-	int ipc_init;		/* -1 until asked */
 	char path[SYSCTL_PATH_MAX];
 	char name[SYSCTL_NAME_MAX + 1];
 	char *value;		/* SYSCTL_VALUE_SIZE bytes */
@@ -657,14 +597,7 @@ static int sysctl_entry(struct sysctl_list *l)
 
 	if (sysctl_bpf_attached())
 		return -EPERM;
-	if (ns == SYSCTL_NS_IPC) {
-		/* the same for every ipc sysctl of the listing */
-		if (l->ipc_init < 0)
-			l->ipc_init = sysctl_ipc_is_init(l->call);
-		in_ns = l->ipc_init;
-	} else {
-		in_ns = sysctl_ns_readable(l->call, ns);
-	}
+	in_ns = sysctl_ns_readable(l->call, ns);
 	readable = in_ns &&
 		   !sysctl_read(l->call, l->path, ns, l->value);
 	may_set = sysctl_component_is(rel, 0, "net") ? l->may_set_net :
@@ -810,7 +743,6 @@ static int sysctl_list(struct varlink_call *call, const void *params)
 		return -ENOMEM;
 	l->call = call;
 	l->prefix = p->prefix;
-	l->ipc_init = -1;
 	if (p->prefix) {
 		err = sysctl_path(p->prefix, l->path);
 	} else {
@@ -866,4 +798,3 @@ module_varlink_interface(sysctl_iface);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.sysctl varlink interface: /proc/sys");
-MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
