@@ -20,18 +20,21 @@ set -euo pipefail
 # minute, then the selftests that run calls concurrently: many clients
 # and connection limits, pipelining and parallel connections, several
 # threads on one connection and the inline path, streams and link
-# events, paced streams waiting for their clients, clients that vanish,
+# events, paced streams waiting for their clients, the kernel log's
+# streams (a tracepoint, irq_work and work items), clients that vanish,
 # and unloading a provider and the core under load.  KUnit is left out:
 # its suites are single-threaded.
 KCSAN_TESTS="kcsan_stress varlink_protocol varlink_limits varlink_fastpath
-	varlink_network varlink_streams varlink_provider_unload varlink_core_unload"
+	varlink_network varlink_streams varlink_log varlink_provider_unload
+	varlink_core_unload"
 # The functions whose races KCSAN is not to report, with the reasons:
 # kcsan-ignore.txt, one a line.
 KCSAN_IGNORE=$(grep -v '^#' "$KVARLINK_TOP/scripts/kcsan-ignore.txt")
 # The fault run: varlink_fault, then the protocol, provider, streaming
 # (paced streams too), file and unload selftests under injection.
 FAULT_TESTS="varlink_fault varlink_protocol varlink_provider varlink_network
-	varlink_streams varlink_files varlink_provider_unload varlink_core_unload"
+	varlink_streams varlink_files varlink_log varlink_provider_unload
+	varlink_core_unload"
 
 # The built-in kernel (CONFIG_VARLINK=y) runs the kselftest target with
 # run_kselftest.sh, all of it but what unloads a built-in module: the

@@ -31,12 +31,15 @@
 #define SYSTEM_ERROR	"org.kernel.varlink.SystemError"
 /* root only, 0600: the pid that gets ctrl-alt-del */
 #define ROOT_ONLY	"sys/kernel/cad_pid"
+/* kernel.dmesg_restrict set to the character given */
+#define WRITE_DMESG_RESTRICT						\
+	VT_CALL("WriteFile", "{\"fs\":\"proc\",\"data\":\"%c\","	\
+		"\"name\":\"sys/kernel/dmesg_restrict\"}")
 
 static char *read_call(const char *fs, const char *name, bool kernel)
 {
-	return vt_fmt("{\"method\":\"" VT_IFACE ".ReadFile\",\"parameters\":"
-		      "{\"fs\":\"%s\",\"name\":\"%s\"%s}}", fs, name,
-		      kernel ? ",\"kernel\":true" : "");
+	return vt_fmt(VT_CALL("ReadFile", "{\"fs\":\"%s\",\"name\":\"%s\"%s}"),
+		      fs, name, kernel ? ",\"kernel\":true" : "");
 }
 
 /* ReadFile on @c: the data in a new string, or NULL with the reply's
@@ -182,8 +185,7 @@ TEST(list)
 
 	ASSERT_NE(NULL, d);
 	ASSERT_EQ(0, vt_open_ready(&c));
-	ASSERT_EQ(1, vt_call(&c, "{\"method\":\"" VT_IFACE ".ListDir\","
-			     "\"parameters\":{\"fs\":\"proc\",\"name\":\"sys/kernel\"}}",
+	ASSERT_EQ(1, vt_call(&c, VT_CALL("ListDir", "{\"fs\":\"proc\",\"name\":\"sys/kernel\"}"),
 			     &msg));
 	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	while ((e = readdir(d)) && i < 256) {
@@ -313,7 +315,7 @@ static int opener_nobody_sender_bare_root(bool unused)
 	vt_close(&c);
 	/* on its own connection, root without capabilities may */
 	data = read_file("proc", ROOT_ONLY, &err);
-	bad += !KS_OK(data != NULL);
+	bad += !KS_OK(data);
 	return bad;
 }
 
@@ -338,10 +340,7 @@ static int no_sys_admin(bool unused)
 		return 100;
 	if (vt_open_ready(&c))
 		return 101;
-	bad += !KS_OK(vt_call(&c, vt_fmt("{\"method\":\"" VT_IFACE ".WriteFile\","
-					 "\"parameters\":{\"fs\":\"proc\",\"name\":"
-					 "\"sys/kernel/dmesg_restrict\",\"data\":\"%c\"}}",
-					 value[0]), &msg) == 1);
+	bad += !KS_OK(vt_call(&c, vt_fmt(WRITE_DMESG_RESTRICT, value[0]), &msg) == 1);
 	bad += !KS_OK(vt_is_error(msg, KS_DENIED));
 	vt_close(&c);
 	return bad;
@@ -356,10 +355,7 @@ TEST(handler_checks_the_caller)
 	ASSERT_NE(NULL, value);
 	EXPECT_EQ(0, fork_status(no_sys_admin, false));
 	ASSERT_EQ(0, vt_open_ready(&c));
-	ASSERT_EQ(1, vt_call(&c, vt_fmt("{\"method\":\"" VT_IFACE ".WriteFile\","
-					"\"parameters\":{\"fs\":\"proc\",\"name\":"
-					"\"sys/kernel/dmesg_restrict\",\"data\":\"%c\"}}",
-					value[0]), &msg));
+	ASSERT_EQ(1, vt_call(&c, vt_fmt(WRITE_DMESG_RESTRICT, value[0]), &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 	vt_close(&c);
 	EXPECT_STREQ(value, ks_read("/proc/sys/kernel/dmesg_restrict"));

@@ -980,6 +980,12 @@ static int served(void *arg)
  * loaded again with the defaults, the core listens in the namespace that
  * was there before.
  */
+/* A pool of 8 streams and shares as large; a container share below the
+ * user share
+ */
+#define STREAMS_8	"max_streams=8 max_streams_per_user=8 max_streams_per_container=8"
+#define STREAMS_SHARES_INVERTED	"max_streams_per_user=4 max_streams_per_container=2"
+
 /* A Replay stream that waits for a client that does not read; 1 if it
  * started, 0 if refused (the reply in @refused), -1 on failure.  The
  * connection goes to *@fd.
@@ -992,8 +998,7 @@ static int stream_start(int *fd, char *refused, size_t size)
 
 	if (vt_open_ready(&c))
 		return -1;
-	ret = vt_call(&c, "{\"method\":\"" VT_IFACE ".Replay\",\"more\":true,"
-		      "\"parameters\":{\"n\":1048576,\"size\":65536}}", &msg);
+	ret = vt_call(&c, VT_MORE("Replay", "{\"n\":1048576,\"size\":65536}"), &msg);
 	if (ret != 1) {
 		vt_close(&c);
 		return -1;
@@ -1032,8 +1037,7 @@ TEST_F_TIMEOUT(reload, streams_reserve, 180)
 	char refused[512];
 	pid_t pid;
 
-	ASSERT_EQ(0, reload_with(&self->changed,
-				 "max_streams=8 max_streams_per_user=8 max_streams_per_container=8"));
+	ASSERT_EQ(0, reload_with(&self->changed, STREAMS_8));
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -1063,8 +1067,7 @@ TEST_F_TIMEOUT(reload, streams_reserve, 180)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 
 	EXPECT_EQ(0, core_unload());
-	EXPECT_EQ(-EINVAL, vt_insmod_params(VT_CORE_MODULE,
-					     "max_streams_per_user=4 max_streams_per_container=2"));
+	EXPECT_EQ(-EINVAL, vt_insmod_params(VT_CORE_MODULE, STREAMS_SHARES_INVERTED));
 	ASSERT_EQ(0, core_load(""));
 	self->changed = false;
 }

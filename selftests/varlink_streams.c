@@ -89,8 +89,7 @@ static long read_replay(int fd, long n, size_t slow, size_t chunk)
 
 static char *replay_call(long n, long size)
 {
-	return vt_fmt("{\"method\":\"" VT_IFACE ".Replay\",\"more\":true,"
-		      "\"parameters\":{\"n\":%ld,\"size\":%ld}}", n, size);
+	return vt_fmt(VT_MORE("Replay", "{\"n\":%ld,\"size\":%ld}"), n, size);
 }
 
 /*

@@ -3,10 +3,10 @@
 # systemd's varlinkctl (Debian sid's, laid out by scripts/varlinkctl.sh
 # with its own loader and libraries) against the kernel: info, the
 # interfaces and their methods, introspection, a call of every method of
-# org.kernel.system, .process, .network, .sysctl and .example checked against
-# /proc, /sys and the inputs, PermissionDenied for nobody, error replies,
-# a MonitorLinks stream while a link changes, --oneway, --collect and
-# ExpectedMore.  Runs as root; prints TAP, its plan first: the results
+# org.kernel.system, .process, .network, .log, .sysctl and .example checked
+# against /proc, /sys, /dev/kmsg and the inputs, PermissionDenied for
+# nobody, error replies, a MonitorLinks stream while a link changes, a
+# log stream that follows, --oneway, --collect and ExpectedMore.  Runs as root; prints TAP, its plan first: the results
 # are kept in a file until their number is known.
 vctl="$(dirname "$0")/varlinkctl/varlinkctl"
 addr=unix:@org.kernel.varlink
@@ -91,7 +91,8 @@ check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
 
 expected="org.varlink.service org.kernel.varlink org.kernel.system
-org.kernel.process org.kernel.network org.kernel.sysctl org.kernel.example
+org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl
+org.kernel.example
 org.varlink.certification org.kernel.varlink.test"
 run list-interfaces "$addr"
 cp "$t.out" "$t.ifaces"
@@ -115,13 +116,14 @@ methods_of() {
 	org.kernel.system) echo Describe SetHostname ;;
 	org.kernel.process) echo GetProcess ;;
 	org.kernel.network) echo GetLink ListLinks MonitorLinks ;;
+	org.kernel.log) echo Read Write ;;
 	org.kernel.sysctl) echo Get List Set ;;
 	org.kernel.example) echo Count Hello ;;
 	esac
 }
 
 for i in org.varlink.service org.kernel.varlink org.kernel.system \
-	 org.kernel.process org.kernel.network org.kernel.sysctl \
+	 org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl \
 	 org.kernel.example; do
 	run list-methods "$addr" "$i"
 	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
@@ -364,6 +366,61 @@ run_err org.kernel.network.MonitorLinks '{}'
 check "MonitorLinks without --more: ExpectedMore" eval '
 	got_error org.varlink.service.ExpectedMore &&
 	grep -q "called without .more. flag" "$t.err"'
+
+# --- org.kernel.log -------------------------------------------------------
+
+# printk.devkmsg as the tests want it: no rate limit
+devkmsg=$(cat /proc/sys/kernel/printk_devkmsg)
+echo on >/proc/sys/kernel/printk_devkmsg
+mark=vctl-log-$$
+call org.kernel.log.Write "{\"priority\":5,\"message\":\"$mark written\"}"
+write_rc=$rc write_out=$(cat "$t.out")
+# the record as syslog(2) shows it: "<13>[   12.345678] TEXT"
+raw=$(dmesg -r | grep "\] $mark written\$" | tail -n 1)
+check "Write: {}, and dmesg -r has the record, user.notice (<13>)" eval '
+	[ $write_rc -eq 0 ] && [ "$write_out" = "{}" ] &&
+	[ "${raw%%\[*}" = "<13>" ]'
+# its seq from a whole Read, then Read from just before it
+run call --more --json=short "$addr" org.kernel.log.Read '{}'
+tr -d '\036' <"$t.out" | grep "\"message\":\"$mark written\"" >"$t.entry"
+kseq=$(jval seq "$t.entry")
+kseq=${kseq:-0}
+run call --more --json=short "$addr" org.kernel.log.Read "{\"after\":$((kseq - 1))}"
+tr -d '\036' <"$t.out" >"$t.log"
+head -n 1 "$t.log" >"$t.first"
+tail -n 1 "$t.log" >"$t.last"
+ts=$(echo "$raw" | sed 's/^<[0-9]*>\[ *\([0-9]*\)\..*/\1/')
+check "Read --more after: the record as dmesg has it, then the end" eval '
+	[ $rc -eq 0 ] && [ "$kseq" -gt 0 ] && [ "$(jval seq "$t.first")" = "$kseq" ] &&
+	[ "$(jval priority "$t.first")" = 5 ] &&
+	[ "$(jval facility "$t.first")" = 1 ] &&
+	[ "$(jstr message "$t.first")" = "$mark written" ] &&
+	[ "$(int "$(jval timestamp "$t.first")")" = "$ts" ] &&
+	! grep -q "\"entry\"" "$t.last" && [ "$(jval next "$t.last")" -gt "$kseq" ]'
+cli="$(dirname "$0")/varlink-cli"
+if [ -x "$cli" ]; then
+	echo "# varlink-cli call --more org.kernel.log.Read '{\"after\":$((kseq - 1))}'"
+	timeout 60 "$cli" call --more org.kernel.log.Read "{\"after\":$((kseq - 1))}" \
+		</dev/null 2>&1 | head -n 40 | sed 's/^/# /'
+fi
+run_err org.kernel.log.Read '{}'
+check "Read without --more: ExpectedMore" eval '
+	got_error org.varlink.service.ExpectedMore'
+as_nobody org.kernel.log.Write "{\"priority\":6,\"message\":\"$mark nobody\"}"
+check "Write as nobody: PermissionDenied, nothing written" eval '
+	got_error org.varlink.service.PermissionDenied &&
+	! dmesg | grep -q "$mark nobody"'
+mon=$t.follow
+timeout 60 "$vctl" call --more --json=short "$addr" org.kernel.log.Read \
+	"{\"after\":$kseq,\"follow\":true}" </dev/null >"$mon" 2>"$mon.err" &
+fpid=$!
+sleep 0.5
+echo "<14>$mark followed" >/dev/kmsg
+check "Read --more follow: a record written after the call comes" eval '
+	wait_for 20 grep -q "\"message\":\"$mark followed\"" "$mon"'
+kill -TERM $fpid
+wait $fpid
+echo "$devkmsg" >/proc/sys/kernel/printk_devkmsg
 
 # --- org.kernel.sysctl ----------------------------------------------------
 

@@ -405,6 +405,9 @@ type limits struct {
 	MaxConnections       int64  `json:"max_connections"`
 	MaxConnectionsPerUID int64  `json:"max_connections_per_uid"`
 	MaxConnsPerNetns     int64  `json:"max_connections_per_netns"`
+	MaxStreams           int64  `json:"max_streams"`
+	MaxStreamsPerUser    int64  `json:"max_streams_per_user"`
+	MaxStreamsPerCont    int64  `json:"max_streams_per_container"`
 	InitNetOnly          bool   `json:"init_net_only"`
 	MaxDepth             int64  `json:"max_depth"`
 	MaxTokens            int64  `json:"max_tokens"`
@@ -553,6 +556,7 @@ type status struct {
 	Monitors int64 `json:"monitors"`
 	Deferred int64 `json:"deferred"`
 	Counter  int64 `json:"counter"`
+	Replays  int64 `json:"replays"`
 }
 
 // A read method, its arguments, and what its reply must say.
