@@ -63,6 +63,17 @@
 #define VL_PEER_PID_DROP	1
 #endif
 
+/* 6.14 made kernel.pid_max a sysctl of each pid namespace (its table is
+ * looked up in the writer's, as kernel.ns_last_pid's handler does): from
+ * then on it is answered to callers in the initial pid namespace only,
+ * before it is the whole system's.
+ */
+#if KERNEL_VERSION(6, 14, 0) <= LINUX_VERSION_CODE
+#define VL_PID_MAX_PER_PIDNS	1
+#else
+#define VL_PID_MAX_PER_PIDNS	0
+#endif
+
 /* 6.18 added mem_cgroup_from_sk(), the memory cgroup sk_alloc()
  * recorded for a socket, where it had been read from sk->sk_memcg
  * directly: the accessor is the way to it wherever it exists, since the

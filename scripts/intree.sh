@@ -287,7 +287,7 @@ git -C "$work" tag base
 
 declare -A subject=(
 	[core]="net: varlink: add an in-kernel varlink server"
-	[interfaces]="net: varlink: add the system, process and network interfaces"
+	[interfaces]="net: varlink: add the system, process, network, sysctl and memory interfaces"
 	[tests]="net: varlink: add KUnit suites and the selftests' interfaces"
 	[docs]="Documentation: networking: document the varlink server"
 	[selftests]="selftests: varlink: add the varlink kselftests"
@@ -308,8 +308,11 @@ org.varlink.service and org.kernel.varlink (limits and statistics)."
 	[interfaces]="org.kernel.system (the kernel and the machine), org.kernel.process
 (processes, as /proc shows them to the caller) and org.kernel.network
 (links, addresses and a stream of link events), each seen from the
-caller's namespaces, and org.kernel.example, the documentation's
-example."
+caller's namespaces; org.kernel.sysctl (/proc/sys read, listed and
+set with its own permissions, for the initial namespaces);
+org.kernel.memory and org.kernel.pressure (/proc/meminfo, /proc/vmstat,
+/proc/pressure, and PSI triggers as streams); and org.kernel.example,
+the documentation's example."
 	[tests]="KUnit suites for the JSON tokenizer and writer, the IDL parser, the
 validation, the registry and the server; and the interfaces the
 selftests call, org.kernel.varlink.test and the varlink certification

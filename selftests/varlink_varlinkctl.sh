@@ -3,12 +3,12 @@
 # systemd's varlinkctl (Debian sid's, laid out by scripts/varlinkctl.sh
 # with its own loader and libraries) against the kernel: info, the
 # interfaces and their methods, introspection, a call of every method of
-# org.kernel.system, .process, .network, .log, .memory, .pressure and
-# .example checked against /proc, /sys, /dev/kmsg and the inputs,
-# PermissionDenied for nobody, error replies, a MonitorLinks stream while
-# a link changes, a log stream that follows, a PSI trigger set,
-# --oneway, --collect and ExpectedMore.  Runs as root; prints TAP, its
-# plan first: the results
+# org.kernel.system, .process, .network, .log, .sysctl, .memory,
+# .pressure and .example checked against /proc, /sys, /dev/kmsg and the
+# inputs, PermissionDenied for nobody, error replies, a MonitorLinks
+# stream while a link changes, a log stream that follows, a PSI trigger
+# set, --oneway, --collect and ExpectedMore.  Runs as root; prints TAP,
+# its plan first: the results
 # are kept in a file until their number is known.
 vctl="$(dirname "$0")/varlinkctl/varlinkctl"
 addr=unix:@org.kernel.varlink
@@ -93,9 +93,9 @@ check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
 
 expected="org.varlink.service org.kernel.varlink org.kernel.system
-org.kernel.process org.kernel.network org.kernel.log org.kernel.memory
-org.kernel.pressure org.kernel.example org.varlink.certification
-org.kernel.varlink.test"
+org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl
+org.kernel.memory org.kernel.pressure org.kernel.example
+org.varlink.certification org.kernel.varlink.test"
 run list-interfaces "$addr"
 cp "$t.out" "$t.ifaces"
 missing=
@@ -119,6 +119,7 @@ methods_of() {
 	org.kernel.process) echo GetProcess ;;
 	org.kernel.network) echo GetLink ListLinks MonitorLinks ;;
 	org.kernel.log) echo Read Write ;;
+	org.kernel.sysctl) echo Get List Set ;;
 	org.kernel.memory) echo Get GetStatistics ;;
 	org.kernel.pressure) echo Get Monitor ;;
 	org.kernel.example) echo Count Hello ;;
@@ -126,7 +127,7 @@ methods_of() {
 }
 
 for i in org.varlink.service org.kernel.varlink org.kernel.system \
-	 org.kernel.process org.kernel.network org.kernel.log \
+	 org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl \
 	 org.kernel.memory org.kernel.pressure org.kernel.example; do
 	run list-methods "$addr" "$i"
 	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
@@ -470,6 +471,37 @@ run_err org.kernel.pressure.Get '{"resource":"disk"}'
 check "pressure.Get of no resource: InvalidParameter" eval '
 	got_error org.varlink.service.InvalidParameter &&
 	grep -qx "{\"parameter\":\"resource\"}" "$t.out"'
+
+# --- org.kernel.sysctl ----------------------------------------------------
+
+call org.kernel.sysctl.Get '{"name":"kernel.random.boot_id"}'
+check "sysctl Get kernel.random.boot_id: as /proc/sys" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr value)" = "$(cat /proc/sys/kernel/random/boot_id)" ]'
+call org.kernel.sysctl.Get '{"name":"net/ipv4/conf/lo/forwarding"}'
+check "sysctl Get in the slash form: as /proc/sys" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr value)" = "$(cat /proc/sys/net/ipv4/conf/lo/forwarding)" ]'
+run_err org.kernel.sysctl.Get '{"name":"kernel.no_such"}'
+check "sysctl Get of no sysctl: NoSuchName, with the name" eval '
+	got_error org.kernel.sysctl.NoSuchName &&
+	grep -qx "{\"name\":\"kernel.no_such\"}" "$t.out"'
+run call --more --json=short "$addr" org.kernel.sysctl.List '{"prefix":"kernel.random"}'
+check "sysctl List --more kernel.random: one reply per file of the directory" eval '
+	[ $rc -eq 0 ] &&
+	[ "$(grep -c "\"name\":\"kernel\.random\." "$t.out")" = "$(ls /proc/sys/kernel/random | wc -l)" ] &&
+	grep -q "\"name\":\"kernel.random.boot_id\",\"value\":\"$(cat /proc/sys/kernel/random/boot_id)\",\"writable\":false" "$t.out"'
+run_err org.kernel.sysctl.List '{"prefix":"kernel.random"}'
+check "sysctl List of a directory without --more: ExpectedMore" eval '
+	got_error org.varlink.service.ExpectedMore'
+old=$(cat /proc/sys/vm/swappiness)
+call org.kernel.sysctl.Set '{"name":"vm.swappiness","value":"17"}'
+set_rc=$rc set_out=$(cat "$t.out")
+check "sysctl Set vm.swappiness: /proc/sys shows it" eval '[ $set_rc -eq 0 ] &&
+	[ "$set_out" = "{}" ] && [ "$(cat /proc/sys/vm/swappiness)" = 17 ]'
+echo "$old" >/proc/sys/vm/swappiness
+as_nobody org.kernel.sysctl.Set '{"name":"vm.swappiness","value":"18"}'
+check "sysctl Set as nobody: PermissionDenied, the value stays" eval '
+	got_error org.varlink.service.PermissionDenied &&
+	[ "$(cat /proc/sys/vm/swappiness)" = "$old" ]'
 
 # --- org.kernel.example ---------------------------------------------------
 

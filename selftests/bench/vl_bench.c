@@ -5,7 +5,7 @@
  * a server it cannot reach is reported as n/a).
  *
  *   vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]
- *                [-M] [-T] [-x]
+ *                [-M] [-S] [-T] [-x]
  *   vl-bench load TARGET SECONDS
  *   vl-bench raw-server NAME
  *
@@ -32,6 +32,11 @@
  * Each run lasts SECONDS; a figure is the median of REPS runs, taken in
  * turns (rep 1 of everything, then rep 2, ...).  Latency is from the
  * write of a call to the read of its reply.
+ *
+ * Then org.kernel.sysctl.Get of kernel.random.boot_id (varlink_sysctl.ko)
+ * against what it replaces, open(), read() and close() of
+ * /proc/sys/kernel/random/boot_id, one at a time from CPU 0, in turns
+ * (-S skips it): operations per second and microseconds per operation.
  *
  * Then memory per idle connection: 10000 connections from 100 processes
  * of 100 uids (the module's default per-uid limit is 128; make bench
@@ -83,6 +88,9 @@
 #define PING_CALL	"{\"method\":\"org.kernel.varlink.test.Ping\"}"
 #define INFO_CALL	"{\"method\":\"org.varlink.service.GetInfo\"}"
 #define PING_REPLY	"{\"parameters\":{}}"
+#define SYSCTL_CALL	"{\"method\":\"org.kernel.sysctl.Get\"," \
+			"\"parameters\":{\"name\":\"kernel.random.boot_id\"}}"
+#define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
 
 #define PIPE_DEPTH	16
 #define MAX_CONNS	64
@@ -167,6 +175,7 @@ static unsigned int opt_reps = 3;
 static bool opt_memory = true;
 static bool opt_throughput = true;
 static bool opt_stats = true;
+static bool opt_sysctl = true;
 static const char *opt_targets;	/* comma-separated ids, or NULL for all */
 static int opt_server_cpu = -1;	/* pin the userspace servers there */
 
@@ -1077,6 +1086,123 @@ static void print_goals(void)
 	goal(P99, "kernel-getinfo", "c64", "nlctrl", "c64", 1);
 }
 
+/* ---- org.kernel.sysctl.Get against /proc/sys ---- */
+
+static struct target sysctl_target =
+	UNIX_TARGET("kernel-sysctl-get", KERNEL_NAME, SYSCTL_CALL, 0, true);
+
+struct procfs_run {
+	struct result *r;
+	int err;
+};
+
+/* open(), read() and close() of BOOT_ID_PATH for opt_seconds, on CPU 0 */
+static void *procfs_thread(void *arg)
+{
+	struct procfs_run *pr = arg;
+	struct samples lat = { 0 };
+	long long start, deadline, t0, t1;
+	char buf[64];
+	int fd;
+
+	pin_cpu(0);
+	start = now_ns();
+	deadline = start + (long long)(opt_seconds * NSEC);
+	for (t1 = start; t1 < deadline;) {
+		t0 = t1;
+		fd = open(BOOT_ID_PATH, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || read(fd, buf, sizeof(buf)) != 37) {
+			pr->err = -1;
+			if (fd >= 0)
+				close(fd);
+			break;
+		}
+		close(fd);
+		t1 = now_ns();
+		sample_add(&lat, t1 - t0);
+	}
+	if (!pr->err && lat.n) {
+		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
+		pr->r->ok = true;
+		pr->r->n = lat.n;
+		pr->r->rate = lat.n * (double)NSEC / (t1 - start);
+		pr->r->p50 = lat.v[lat.n / 2] / 1000.0;
+		pr->r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+	}
+	free(lat.v);
+	return NULL;
+}
+
+static void procfs_one(struct result *r)
+{
+	struct procfs_run pr = { .r = r };
+	pthread_t t;
+
+	memset(r, 0, sizeof(*r));
+	if (pthread_create(&t, NULL, procfs_thread, &pr))
+		die("pthread_create failed");
+	pthread_join(t, NULL);
+}
+
+static void sysctl_row(const char *id, struct result *r)
+{
+	double rate[MAX_REPS], p50[MAX_REPS], p99[MAX_REPS];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < opt_reps; i++) {
+		if (!r[i].ok)
+			continue;
+		rate[n] = r[i].rate;
+		p50[n] = r[i].p50;
+		p99[n++] = r[i].p99;
+	}
+	if (!n) {
+		printf("%-23s failed\n", id);
+		return;
+	}
+	printf("%-23s %9.0f %9.2f %9.1f %9.1f\n", id, median(rate, n),
+	       1e6 / median(rate, n), median(p50, n), median(p99, n));
+}
+
+static int sysctl_table(void)
+{
+	struct result get[MAX_REPS], file[MAX_REPS];
+	double x[MAX_REPS];
+	unsigned int rep, n = 0;
+	int failed = 0;
+
+	probe(&sysctl_target, false, NULL);
+	printf("\n== org.kernel.sysctl.Get of kernel.random.boot_id against open(),\n"
+	       "== read() and close() of %s, one at a time from\n"
+	       "== CPU 0, in turns; median of %u runs\n", BOOT_ID_PATH, opt_reps);
+	if (sysctl_target.na) {
+		printf("kernel-sysctl-get: %s\n", sysctl_target.na);
+		return 0;
+	}
+	for (rep = 0; rep < opt_reps; rep++) {
+		fprintf(stderr, "vl-bench: sysctl run %u of %u\n", rep + 1, opt_reps);
+		run_one(&sysctl_target, &modes[0], &get[rep]);
+		procfs_one(&file[rep]);
+		failed |= !get[rep].ok || !file[rep].ok;
+		printf("result kernel-sysctl-get seq %u %.0f %.1f %.1f\n", rep + 1,
+		       get[rep].ok ? get[rep].rate : -1, get[rep].p50, get[rep].p99);
+		printf("result procfs-read seq %u %.0f %.1f %.1f\n", rep + 1,
+		       file[rep].ok ? file[rep].rate : -1, file[rep].p50, file[rep].p99);
+		if (get[rep].ok && file[rep].ok)
+			x[n++] = get[rep].rate / file[rep].rate;
+		fflush(stdout);
+	}
+	printf("%-23s %9s %9s %9s %9s\n", "target", "ops/s", "us/op", "p50 us",
+	       "p99 us");
+	sysctl_row("kernel-sysctl-get", get);
+	sysctl_row("procfs-read", file);
+	if (n)
+		printf("kernel-sysctl-get / procfs-read, ops/s: %.2f (median of the\n"
+		       "runs' ratios; the varlink call includes its round trip)\n",
+		       median(x, n));
+	return failed;
+}
+
 /* ---- memory per idle connection ---- */
 
 struct slab {
@@ -1624,6 +1750,8 @@ static int run_all(const char *go_path)
 		print_goals();
 		failed |= meminfo_table();
 	}
+	if (opt_sysctl && sysctl_table())
+		failed = 1;
 	if (opt_memory) {
 		if (base_conns < 0)
 			printf("\nmemory per idle connection: varlink.ko does not listen\n");
@@ -1662,7 +1790,7 @@ static void usage_exit(void)
 {
 	fprintf(stderr,
 		"Usage: vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]\n"
-		"                    [-M] [-T] [-x]\n"
+		"                    [-M] [-S] [-T] [-x]\n"
 		"       vl-bench load TARGET SECONDS\n"
 		"       vl-bench raw-server NAME\n"
 		"  -s  seconds per run (default 1)\n"
@@ -1671,7 +1799,8 @@ static void usage_exit(void)
 		"  -M  skip the memory measurement   -T  skip the throughput runs\n"
 		"  -t  only these targets, comma-separated (raw always runs)\n"
 		"  -P  pin the userspace servers (raw, Go) to this CPU\n"
-		"  -x  do not read varlink.ko's statistics (no inline column)\n");
+		"  -x  do not read varlink.ko's statistics (no inline column)\n"
+		"  -S  skip org.kernel.sysctl.Get against /proc/sys\n");
 	exit(2);
 }
 
@@ -1693,7 +1822,7 @@ int main(int argc, char **argv)
 	snprintf(go_path, sizeof(go_path), "%.*svarlink-noop",
 		 slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "s:r:g:t:P:MTx")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:g:t:P:MSTx")) != -1) {
 		switch (opt) {
 		case 's':
 			opt_seconds = atof(optarg);
@@ -1706,6 +1835,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			opt_memory = false;
+			break;
+		case 'S':
+			opt_sysctl = false;
 			break;
 		case 'T':
 			opt_throughput = false;

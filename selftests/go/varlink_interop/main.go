@@ -332,6 +332,11 @@ type process struct {
 	Rss       int64  `json:"rss"`
 }
 
+// org.kernel.sysctl.Get
+type sysctlValue struct {
+	Value string `json:"value"`
+}
+
 // org.kernel.network's Link
 type link struct {
 	Name      string `json:"name"`
@@ -656,6 +661,19 @@ func readers(release, address string) []reader {
 					p.UID == int64(os.Getuid()) && p.Euid == int64(os.Geteuid()) &&
 					p.Threads >= 1 && p.Rss > 0,
 					"not this process (pid %d, comm %q): %+v", pid, comm, p)
+			}},
+		{"org.kernel.sysctl", "Get", map[string]string{"name": "kernel.random.boot_id"},
+			func(raw json.RawMessage) error {
+				var v sysctlValue
+				if err := decodeStrict(raw, &v); err != nil {
+					return err
+				}
+				want, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+				if err != nil {
+					return err
+				}
+				return expect(v.Value == strings.TrimSuffix(string(want), "\n"),
+					"not /proc/sys/kernel/random/boot_id %q: %+v", want, v)
 			}},
 		{"org.kernel.network", "ListLinks", nil, func(raw json.RawMessage) error {
 			var l links

@@ -1,0 +1,800 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * org.kernel.sysctl: the kernel's parameters under /proc/sys, read,
+ * listed and set as the caller may through /proc/sys, without /proc.
+ *
+ * Every file is read and written through the core's files API
+ * (varlink_file_read(), varlink_file_write()), on its internal procfs
+ * mount, as the lesser of the connection's opener and the call's sender,
+ * the other one passing inode_permission() too: that is /proc/sys's own
+ * rule (sysctl_perm(), the tables' permissions() hooks) and the handlers'
+ * own checks, for both.  What the kernel cannot judge for the caller
+ * from a kworker is refused or answered otherwise:
+ *  - a BPF_CGROUP_SYSCTL program would judge the kworker, in the root
+ *    cgroup: while any is attached anywhere, every call is refused;
+ *  - /proc/sys answers for the writer's namespaces (current->nsproxy),
+ *    the kworker's, the initial ones.  The interface is served in the
+ *    initial network namespace only, so net.* is the caller's; the host
+ *    and domain names are answered from the caller's UTS namespace and
+ *    set only from the initial one; the ipc and pid ones are answered
+ *    only to callers in the initial ipc or pid namespace, others get
+ *    NotInNamespace: never the host's value;
+ *  - Set needs a capability on top (CAP_SYS_ADMIN, for net.* also
+ *    CAP_NET_ADMIN): a container whose /proc/sys is mounted read-only
+ *    could otherwise write through here.
+ */
+#include <linux/bpf-cgroup.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <linux/varlink.h>
+
+#include "../compat.h"
+
+#define SYSCTL_ERR(name)	"org.kernel.sysctl." name
+
+/* A name: at most this many bytes (the core takes paths of 512 bytes,
+ * "sys/" included), components and bytes per component
+ */
+#define SYSCTL_NAME_MAX		508
+#define SYSCTL_DEPTH_MAX	16
+#define SYSCTL_COMPONENT_MAX	255
+/* "sys/" and the name with its NUL */
+#define SYSCTL_PATH_MAX		(4 + SYSCTL_NAME_MAX + 1)
+/* A value read: at most two pages, its NUL included */
+#define SYSCTL_VALUE_SIZE	(2 * PAGE_SIZE)
+/* A value written: at most a page */
+#define SYSCTL_SET_MAX		PAGE_SIZE
+/* Directory entries read at once by List, per directory */
+#define SYSCTL_DIRBUF_SIZE	PAGE_SIZE
+
+static const char sysctl_idl[] =
+"# The kernel's parameters, the files under /proc/sys (sysctl(8)): read,\n"
+"# list and set them.  A name is written with dots, as in\n"
+"# \"kernel.random.boot_id\", or with slashes, as in\n"
+"# \"net/ipv4/conf/eth0.100/forwarding\": a name that holds a \"/\" is taken\n"
+"# literally as the path below /proc/sys, any other has dots between its\n"
+"# components (systemd-sysctl's rule), so a component with a dot in it\n"
+"# needs the slash form.  A component is 1 to 255 of the bytes\n"
+"# A-Z a-z 0-9 _ . : @ + -, neither \".\" nor \"..\"; a name has at most 16\n"
+"# components and 508 bytes; anything else is InvalidParameter.  A value\n"
+"# is the kernel's text without its trailing newline: kernel.printk keeps\n"
+"# the tabs between its numbers.\n"
+"#\n"
+"# Who may do what is what /proc/sys allows both the task that opened the\n"
+"# connection and the one that sent the call: the file's mode (for uid 0\n"
+"# the owner's bits: no capability overrides them), the rules of the\n"
+"# network, ipc and user tables and each sysctl's own checks (some need\n"
+"# CAP_SYS_ADMIN even to read), applied as the lesser of the two; else\n"
+"# org.varlink.service.PermissionDenied.  While a BPF_CGROUP_SYSCTL\n"
+"# program is attached to any cgroup, every call gets PermissionDenied:\n"
+"# such a program would judge the server, not the caller.\n"
+"#\n"
+"# The interface is served in the initial network namespace only, where\n"
+"# net.* is the caller's own.  Values are the initial namespaces', except:\n"
+"# kernel.hostname and kernel.domainname, read from the caller's UTS\n"
+"# namespace and set only from the initial one; the ipc ones\n"
+"# (kernel.msg*, kernel.sem, kernel.shm*, kernel.*_next_id,\n"
+"# kernel.auto_msgmni and fs.mqueue.*), only for a caller in the initial\n"
+"# ipc namespace; kernel.ns_last_pid, vm.memfd_noexec and (kernels 6.14\n"
+"# and later) kernel.pid_max, only for one in the initial pid namespace;\n"
+"# user.*, those of the caller's user namespace.  A caller in another\n"
+"# namespace gets NotInNamespace, never the host's value.\n"
+"interface org.kernel.sysctl\n"
+"\n"
+"# Read a sysctl, as \"cat /proc/sys/NAME\" would.  A name that is a\n"
+"# directory or does not exist is NoSuchName; a value over 8 KiB is\n"
+"# org.kernel.varlink.SystemError (errno 27, EFBIG), and a sysctl whose\n"
+"# read fails (net.ipv6.conf.all.stable_secret before it is set, EIO)\n"
+"# gives SystemError with that errno.\n"
+"method Get(\n"
+"  # The sysctl, e.g. \"kernel.random.boot_id\".\n"
+"  name: string\n"
+") -> (\n"
+"  # Its value.\n"
+"  value: string\n"
+")\n"
+"\n"
+"# List the sysctls below a directory, or one sysctl, as \"sysctl -a\" or\n"
+"# \"sysctl -a PREFIX\" would: one reply each, in the order of the\n"
+"# directories (as readdir(3) on /proc/sys), a directory's sysctls where\n"
+"# it comes.  Call it with \"more\"; without it, only a prefix that names\n"
+"# one sysctl is answered, anything else is org.varlink.service.ExpectedMore.\n"
+"# Replies are sent as fast as the client reads them.  A directory with no\n"
+"# sysctl in it gets NoSuchName.  A call with \"more\" is a stream of the\n"
+"# server's, counted against its limits (org.kernel.varlink.TooManyStreams).\n"
+"method List(\n"
+"  # The directory or the sysctl to list, e.g. \"net.ipv4\"; everything\n"
+"  # when not given.\n"
+"  prefix: ?string\n"
+") -> (\n"
+"  # The sysctl, with dots, or with slashes when one of its components\n"
+"  # holds a dot (\"net/ipv4/conf/eth0.100/forwarding\").\n"
+"  name: string,\n"
+"  # Its value, as Get gives it; null when the caller may not read it (a\n"
+"  # write-only sysctl such as vm.drop_caches, one that needs a capability\n"
+"  # to read), when its namespace is not the caller's (see above), or when\n"
+"  # reading it fails (EIO for an unset stable_secret) or it is over 8 KiB.\n"
+"  value: ?string,\n"
+"  # Whether Set of it would be allowed to the caller: the mode and rules\n"
+"  # of /proc/sys for writing, the capability Set needs and the namespace.\n"
+"  writable: bool\n"
+")\n"
+"\n"
+"# Write a sysctl, as \"echo VALUE > /proc/sys/NAME\" would (without the\n"
+"# newline).  On top of what /proc/sys allows (see above), the caller\n"
+"# needs CAP_SYS_ADMIN in the initial user namespace, or for a net.* one\n"
+"# CAP_NET_ADMIN or CAP_SYS_ADMIN there, both the task that opened the\n"
+"# connection and the one that sent the call, else PermissionDenied: a\n"
+"# container whose /proc/sys is read-only cannot write it here either.\n"
+"# A value the sysctl refuses (EINVAL) is InvalidParameter \"value\"; other\n"
+"# refusals of its handler are org.kernel.varlink.SystemError with their\n"
+"# errno.  A refused call changes nothing.\n"
+"method Set(\n"
+"  # The sysctl, e.g. \"vm.swappiness\".\n"
+"  name: string,\n"
+"  # The value to write: at most a page (4096 bytes), written in one go;\n"
+"  # \"1\\t4\\t1\\t7\" for kernel.printk, say.\n"
+"  value: string\n"
+") -> ()\n"
+"\n"
+"# No sysctl has this name (or it is a directory, for Get and Set), or\n"
+"# List found nothing below it; the name as given.\n"
+"error NoSuchName (name: string)\n"
+"\n"
+"# The sysctl belongs to a namespace of the caller's (UTS, ipc or pid)\n"
+"# other than the initial one, which this server cannot read or write; the\n"
+"# name as given.\n"
+"error NotInNamespace (name: string)\n";
+
+/* Which namespace a sysctl's value is of, when not the initial net's */
+enum sysctl_ns {
+	SYSCTL_NS_NONE,
+	SYSCTL_NS_UTS,
+	SYSCTL_NS_IPC,
+	SYSCTL_NS_PID,
+};
+
+static bool sysctl_char_ok(char c)
+{
+	/* not isalnum(): the kernel's ctype knows Latin-1 letters */
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	       c == '@' || c == '+' || c == '-';
+}
+
+/**
+ * sysctl_path() - the path below procfs of a sysctl's name
+ * @name: the name from the client, NUL-terminated
+ * @path: receives "sys/" and the name with slashes, SYSCTL_PATH_MAX bytes
+ *
+ * A name holding a '/' is the path below /proc/sys as it is; any other
+ * has dots between its components.  Each component is checked here, as
+ * the core does, so that its -EINVAL never stands for a bad name.
+ *
+ * Return: 0, or -EINVAL for a name that is not one.
+ */
+static int sysctl_path(const char *name, char *path)
+{
+	size_t len = strlen(name), i, start = 4;
+	bool slashes = strchr(name, '/');
+	unsigned int depth = 0;
+
+	if (!len || len > SYSCTL_NAME_MAX)
+		return -EINVAL;
+	memcpy(path, "sys/", 4);
+	for (i = 0; i <= len; i++) {
+		char c = name[i];
+		size_t clen;
+
+		if (c && c != '/' && (slashes || c != '.')) {
+			if (!sysctl_char_ok(c))
+				return -EINVAL;
+			path[4 + i] = c;
+			continue;
+		}
+		/* the end of a component */
+		clen = 4 + i - start;
+		if (!clen || clen > SYSCTL_COMPONENT_MAX ||
+		    ++depth > SYSCTL_DEPTH_MAX)
+			return -EINVAL;
+		if (path[start] == '.' &&
+		    (clen == 1 || (clen == 2 && path[start + 1] == '.')))
+			return -EINVAL;
+		path[4 + i] = c ? '/' : '\0';
+		start = 4 + i + 1;
+	}
+	return 0;
+}
+
+/* Component @i (0 the first) of @rel ("kernel/random/boot_id"): whether
+ * it is @s.
+ */
+static bool sysctl_component_is(const char *rel, unsigned int i,
+				const char *s)
+{
+	size_t len = strlen(s);
+
+	for (; i; i--) {
+		rel = strchr(rel, '/');
+		if (!rel)
+			return false;
+		rel++;
+	}
+	return !strncmp(rel, s, len) && (rel[len] == '/' || !rel[len]);
+}
+
+/**
+ * sysctl_ns_of() - the namespace a sysctl is of
+ * @rel: its path below /proc/sys, e.g. "kernel/hostname"
+ *
+ * The UTS (kernel/utsname_sysctl.c), ipc (ipc/ipc_sysctl.c,
+ * ipc/mq_sysctl.c) and pid (kernel/pid_namespace.c, kernel/pid.c) tables,
+ * which /proc/sys looks up in current->nsproxy: ours are the initial
+ * ones.  net.* is the initial network namespace's, which is the caller's
+ * (the interface is served there only); user.* follows the credentials,
+ * which are the caller's.
+ *
+ * Return: the namespace, SYSCTL_NS_NONE for one of the whole system.
+ */
+static enum sysctl_ns sysctl_ns_of(const char *rel)
+{
+	const char *leaf;
+	size_t len;
+
+	if (sysctl_component_is(rel, 0, "fs") &&
+	    sysctl_component_is(rel, 1, "mqueue"))
+		return SYSCTL_NS_IPC;
+	if (!strcmp(rel, "vm/memfd_noexec"))
+		return SYSCTL_NS_PID;
+	if (strncmp(rel, "kernel/", 7))
+		return SYSCTL_NS_NONE;
+	leaf = rel + 7;
+	if (strchr(leaf, '/'))
+		return SYSCTL_NS_NONE;
+	if (!strcmp(leaf, "hostname") || !strcmp(leaf, "domainname"))
+		return SYSCTL_NS_UTS;
+	if (!strcmp(leaf, "ns_last_pid") ||
+	    (VL_PID_MAX_PER_PIDNS && !strcmp(leaf, "pid_max")))
+		return SYSCTL_NS_PID;
+	len = strlen(leaf);
+	if (!strncmp(leaf, "msg", 3) || !strncmp(leaf, "shm", 3) ||
+	    !strcmp(leaf, "sem") || !strcmp(leaf, "auto_msgmni") ||
+	    (len > 8 && !strcmp(leaf + len - 8, "_next_id")))
+		return SYSCTL_NS_IPC;
+	return SYSCTL_NS_NONE;
+}
+
+/* Whether the caller is in the namespace of a sysctl of @ns; for
+ * SYSCTL_NS_UTS, whether it may read it (setting it is for the initial
+ * UTS namespace only, see sysctl_ns_writable()).
+ */
+static bool sysctl_ns_readable(struct varlink_call *call, enum sysctl_ns ns)
+{
+	switch (ns) {
+	case SYSCTL_NS_UTS:
+		return !!varlink_call_uts_ns(call);
+	case SYSCTL_NS_IPC:
+		return varlink_call_in_init_ns(call, CLONE_NEWIPC);
+	case SYSCTL_NS_PID:
+		return varlink_call_in_init_ns(call, CLONE_NEWPID);
+	default:
+		return true;
+	}
+}
+
+static bool sysctl_ns_writable(struct varlink_call *call, enum sysctl_ns ns)
+{
+	if (ns == SYSCTL_NS_UTS)
+		return varlink_call_in_init_ns(call, CLONE_NEWUTS);
+	return sysctl_ns_readable(call, ns);
+}
+
+/* The capability Set needs, of both parties (see the IDL) */
+static bool sysctl_may_set(struct varlink_call *call, const char *rel)
+{
+	if (varlink_call_capable(call, CAP_SYS_ADMIN))
+		return true;
+	return sysctl_component_is(rel, 0, "net") &&
+	       varlink_call_capable(call, CAP_NET_ADMIN);
+}
+
+/* A BPF_CGROUP_SYSCTL program, attached anywhere, would judge our kworker
+ * in the root cgroup rather than the caller: refuse while there is one.
+ */
+static bool sysctl_bpf_attached(void)
+{
+	return cgroup_bpf_enabled(CGROUP_SYSCTL);
+}
+
+/* The caller's host or domain name, for @rel of SYSCTL_NS_UTS, into @buf.
+ * uts_sem is not exported: a name being changed could show half written
+ * here, never unterminated, as in system.c.
+ */
+static void sysctl_uts_value(struct varlink_call *call, const char *rel,
+			     char *buf)
+{
+	const struct new_utsname *uts = &varlink_call_uts_ns(call)->name;
+	const char *field = strcmp(rel, "kernel/hostname") ?
+			    uts->domainname : uts->nodename;
+	size_t len = strnlen(field, __NEW_UTS_LEN);
+
+	memcpy(buf, field, len);
+	buf[len] = '\0';
+}
+
+/**
+ * sysctl_read() - a sysctl's value, as the caller
+ * @call: the call
+ * @path: "sys/..."
+ * @ns: the namespace of the sysctl, which the caller must be in
+ * @buf: SYSCTL_VALUE_SIZE bytes: receives the value, NUL-terminated,
+ *	without its trailing newline
+ *
+ * Return: 0 or a negative errno: -EISDIR for a directory.
+ */
+static int sysctl_read(struct varlink_call *call, const char *path,
+		       enum sysctl_ns ns, char *buf)
+{
+	ssize_t n;
+
+	n = varlink_file_read(call, VARLINK_PROC, path, buf,
+			      SYSCTL_VALUE_SIZE);
+	if (n < 0)
+		return n;
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	/* read for its permission; the value is the caller's namespace's */
+	if (ns == SYSCTL_NS_UTS)
+		sysctl_uts_value(call, path + 4, buf);
+	return 0;
+}
+
+/* Reply NoSuchName or NotInNamespace with @name. */
+static int sysctl_error_name(struct varlink_call *call, const char *error,
+			     const char *name)
+{
+	varlink_put_str(call, "name", name);
+	return varlink_error(call, error);
+}
+
+/* End a call with what @err says of the sysctl @name. */
+static int sysctl_fail(struct varlink_call *call, const char *name, int err)
+{
+	switch (err) {
+	case -ENOENT:
+	case -ENOTDIR:
+	case -EISDIR:
+	case -ELOOP:
+		return sysctl_error_name(call, SYSCTL_ERR("NoSuchName"), name);
+	case -EACCES:
+	case -EPERM:
+		return -EPERM;
+	default:
+		return err;
+	}
+}
+
+struct sysctl_name_params {
+	const char *name;
+};
+
+static const struct varlink_param sysctl_get_params[] = {
+	VARLINK_PARAM("name", VARLINK_STRING, struct sysctl_name_params, name),
+};
+
+static int sysctl_get(struct varlink_call *call, const void *params)
+{
+	const struct sysctl_name_params *p = params;
+	char path[SYSCTL_PATH_MAX], *buf;
+	enum sysctl_ns ns;
+	int err;
+
+	if (sysctl_path(p->name, path))
+		return varlink_error_invalid_parameter(call, "name");
+	if (sysctl_bpf_attached())
+		return -EPERM;
+	ns = sysctl_ns_of(path + 4);
+	if (!sysctl_ns_readable(call, ns))
+		return sysctl_error_name(call, SYSCTL_ERR("NotInNamespace"),
+					 p->name);
+	buf = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return -ENOMEM;
+	err = sysctl_read(call, path, ns, buf);
+	if (err) {
+		kfree(buf);
+		return sysctl_fail(call, p->name, err);
+	}
+	varlink_put_str(call, "value", buf);
+	kfree(buf);
+	return varlink_reply(call);
+}
+
+struct sysctl_set_params {
+	const char *name;
+	const char *value;
+};
+
+static const struct varlink_param sysctl_set_params[] = {
+	VARLINK_PARAM("name", VARLINK_STRING, struct sysctl_set_params, name),
+	VARLINK_PARAM("value", VARLINK_STRING, struct sysctl_set_params,
+		      value),
+};
+
+static int sysctl_set(struct varlink_call *call, const void *params)
+{
+	const struct sysctl_set_params *p = params;
+	char path[SYSCTL_PATH_MAX];
+	size_t len = strlen(p->value);
+	enum sysctl_ns ns;
+	int err;
+
+	if (sysctl_path(p->name, path))
+		return varlink_error_invalid_parameter(call, "name");
+	if (len > SYSCTL_SET_MAX)
+		return varlink_error_invalid_parameter(call, "value");
+	if (sysctl_bpf_attached())
+		return -EPERM;
+	if (!sysctl_may_set(call, path + 4))
+		return -EPERM;
+	ns = sysctl_ns_of(path + 4);
+	if (!sysctl_ns_writable(call, ns))
+		return sysctl_error_name(call, SYSCTL_ERR("NotInNamespace"),
+					 p->name);
+	err = varlink_file_write(call, VARLINK_PROC, path, p->value, len);
+	if (err == -EINVAL)
+		return varlink_error_invalid_parameter(call, "value");
+	if (err)
+		return sysctl_fail(call, p->name, err);
+	return varlink_reply(call);
+}
+
+/* One directory being listed: its open file, and entries read ahead,
+ * each a byte of d_type, a byte of length and the name (no NUL).
+ */
+struct sysctl_level {
+	struct file *dir;
+	char *buf;
+	unsigned int len, off;
+	/* the length of the path up to this directory */
+	unsigned int path_len;
+};
+
+struct sysctl_list {
+	struct varlink_call *call;
+	const char *prefix;
+	struct sysctl_level level[SYSCTL_DEPTH_MAX];
+	unsigned int depth;
+	bool pending;		/* an entry is written, not yet sent */
+	bool may_set, may_set_net;
+	char path[SYSCTL_PATH_MAX];
+	char name[SYSCTL_NAME_MAX + 1];
+	char *value;		/* SYSCTL_VALUE_SIZE bytes */
+};
+
+struct sysctl_fill {
+	struct dir_context ctx;
+	struct sysctl_level *level;
+};
+
+static bool sysctl_fill_actor(struct dir_context *ctx, const char *name,
+			      int len, loff_t pos, u64 ino,
+			      unsigned int d_type)
+{
+	struct sysctl_fill *f = container_of(ctx, struct sysctl_fill, ctx);
+	struct sysctl_level *l = f->level;
+
+	if (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))
+		return true;
+	/* NAME_MAX is 255: no /proc/sys name is longer */
+	if (len <= 0 || len > SYSCTL_COMPONENT_MAX)
+		return true;
+	/* full: iterate_dir() stops, and goes on from here next time */
+	if (l->len + 2 + len > SYSCTL_DIRBUF_SIZE)
+		return false;
+	l->buf[l->len++] = d_type;
+	l->buf[l->len++] = len;
+	memcpy(l->buf + l->len, name, len);
+	l->len += len;
+	return true;
+}
+
+/* Read the next entries of @l's directory; 0 with none left at its end. */
+static int sysctl_fill(struct sysctl_level *l)
+{
+	struct sysctl_fill f = {
+		.ctx.actor = sysctl_fill_actor,
+		.level = l,
+	};
+	const struct cred *old;
+	int err;
+
+	l->len = 0;
+	l->off = 0;
+	/* as the caller, who opened it; iterate_dir() starts at, and
+	 * moves, the file's position
+	 */
+	old = override_creds(l->dir->f_cred);
+	err = iterate_dir(l->dir, &f.ctx);
+	revert_creds(old);
+	return err;
+}
+
+/* Open directory @l->path (of @l->path_len) as level @l->depth. */
+static int sysctl_push(struct sysctl_list *l)
+{
+	struct sysctl_level *lv = &l->level[l->depth];
+	struct file *dir;
+
+	if (l->depth == SYSCTL_DEPTH_MAX)
+		return -ELOOP;
+	dir = varlink_file_open(l->call, VARLINK_PROC, l->path,
+				O_RDONLY | O_DIRECTORY);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	if (!lv->buf) {
+		lv->buf = kmalloc(SYSCTL_DIRBUF_SIZE, GFP_KERNEL_ACCOUNT);
+		if (!lv->buf) {
+			fput(dir);
+			return -ENOMEM;
+		}
+	}
+	lv->dir = dir;
+	lv->len = 0;
+	lv->off = 0;
+	lv->path_len = strlen(l->path);
+	l->depth++;
+	return 0;
+}
+
+static void sysctl_pop(struct sysctl_list *l)
+{
+	struct sysctl_level *lv = &l->level[--l->depth];
+
+	fput(lv->dir);
+	lv->dir = NULL;
+}
+
+/* The name of @rel as List gives it: dotted, unless a component has a
+ * dot, which only the slash form can say.
+ */
+static void sysctl_list_name(const char *rel, char *name)
+{
+	bool dots = strchr(rel, '.');
+	size_t i;
+
+	for (i = 0; rel[i]; i++)
+		name[i] = rel[i] == '/' && !dots ? '.' : rel[i];
+	name[i] = '\0';
+}
+
+/**
+ * sysctl_entry() - one reply of List, for the sysctl at @l->path
+ * @l: the listing
+ *
+ * The entry before it, written but not sent, goes first (paced: the
+ * client reads at its own speed), so that the last one can be the final
+ * reply.  The value is read before, into @l->value: nothing is written
+ * into the reply until the previous one is sent.
+ *
+ * Return: 0, or a negative errno that ends the call.
+ */
+static int sysctl_entry(struct sysctl_list *l)
+{
+	const char *rel = l->path + 4;
+	enum sysctl_ns ns = sysctl_ns_of(rel);
+	bool in_ns, readable, may_set, writable = false;
+	struct file *f;
+	int err;
+
+	if (sysctl_bpf_attached())
+		return -EPERM;
+	in_ns = sysctl_ns_readable(l->call, ns);
+	readable = in_ns &&
+		   !sysctl_read(l->call, l->path, ns, l->value);
+	may_set = sysctl_component_is(rel, 0, "net") ? l->may_set_net :
+						      l->may_set;
+	if (ns == SYSCTL_NS_UTS)
+		in_ns = sysctl_ns_writable(l->call, ns);
+	if (may_set && in_ns) {
+		/* what open(2) for writing checks, without writing */
+		f = varlink_file_open(l->call, VARLINK_PROC, l->path,
+				      O_WRONLY);
+		writable = !IS_ERR(f);
+		if (writable)
+			fput(f);
+	}
+	if (l->pending) {
+		err = varlink_reply_wait(l->call);
+		if (!err)
+			err = varlink_reply_continues(l->call);
+		if (err)
+			return err;
+	}
+	sysctl_list_name(rel, l->name);
+	varlink_put_str(l->call, "name", l->name);
+	if (readable)
+		varlink_put_str(l->call, "value", l->value);
+	varlink_put_bool(l->call, "writable", writable);
+	l->pending = true;
+	return 0;
+}
+
+/* The walk: every sysctl below the directory at level 0, depth first. */
+static int sysctl_walk(struct sysctl_list *l)
+{
+	int err;
+
+	while (l->depth) {
+		struct sysctl_level *lv = &l->level[l->depth - 1];
+		unsigned int type, len;
+
+		if (lv->off == lv->len) {
+			err = sysctl_fill(lv);
+			if (err)
+				return err;
+			if (!lv->len) {
+				sysctl_pop(l);
+				continue;
+			}
+		}
+		type = (u8)lv->buf[lv->off];
+		len = (u8)lv->buf[lv->off + 1];
+		if (lv->path_len + 1 + len > 4 + SYSCTL_NAME_MAX)
+			return -ENAMETOOLONG;
+		l->path[lv->path_len] = '/';
+		memcpy(l->path + lv->path_len + 1, lv->buf + lv->off + 2, len);
+		l->path[lv->path_len + 1 + len] = '\0';
+		lv->off += 2 + len;
+		if (type == DT_DIR)
+			err = sysctl_push(l);
+		else
+			err = sysctl_entry(l);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct sysctl_list_params {
+	const char *prefix;
+};
+
+static const struct varlink_param sysctl_list_params[] = {
+	VARLINK_PARAM("prefix", VARLINK_STRING, struct sysctl_list_params,
+		      prefix),
+};
+
+static void sysctl_list_free(struct sysctl_list *l)
+{
+	unsigned int i;
+
+	while (l->depth)
+		sysctl_pop(l);
+	for (i = 0; i < SYSCTL_DEPTH_MAX; i++)
+		kfree(l->level[i].buf);
+	kfree(l->value);
+	kfree(l);
+}
+
+/* Whether the file at @path exists, whether the caller may read it or not:
+ * 0, or the errno of a name that is none.
+ */
+static int sysctl_file_exists(struct varlink_call *call, const char *path)
+{
+	struct file *f = varlink_file_open(call, VARLINK_PROC, path, O_RDONLY);
+	int err;
+
+	if (!IS_ERR(f)) {
+		fput(f);
+		return 0;
+	}
+	err = PTR_ERR(f);
+	return err == -EACCES || err == -EPERM ? 0 : err;
+}
+
+static int sysctl_list_run(struct sysctl_list *l)
+{
+	const char *shown = l->prefix ? l->prefix : "";
+	int err;
+
+	/* a directory, or else one sysctl (ENOTDIR says either is a file) */
+	err = sysctl_push(l);
+	if (err == -ENOTDIR || err == -EACCES || err == -EPERM) {
+		err = sysctl_file_exists(l->call, l->path);
+		if (!err)
+			err = sysctl_entry(l);
+		if (err)
+			return sysctl_fail(l->call, shown, err);
+		return varlink_reply(l->call);
+	}
+	if (err)
+		return sysctl_fail(l->call, shown, err);
+	if (!varlink_call_more(l->call))
+		return varlink_error(l->call,
+				     "org.varlink.service.ExpectedMore");
+	err = sysctl_walk(l);
+	if (err == -EACCES || err == -EPERM)
+		return -EPERM;
+	if (err)
+		return err;
+	if (!l->pending)
+		return sysctl_error_name(l->call, SYSCTL_ERR("NoSuchName"),
+					 shown);
+	return varlink_reply(l->call);
+}
+
+static int sysctl_list(struct varlink_call *call, const void *params)
+{
+	const struct sysctl_list_params *p = params;
+	struct sysctl_list *l;
+	int err;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
+	if (!l)
+		return -ENOMEM;
+	l->call = call;
+	l->prefix = p->prefix;
+	if (p->prefix) {
+		err = sysctl_path(p->prefix, l->path);
+	} else {
+		strscpy(l->path, "sys", sizeof(l->path));
+		err = 0;
+	}
+	if (err) {
+		kfree(l);
+		return varlink_error_invalid_parameter(call, "prefix");
+	}
+	if (sysctl_bpf_attached()) {
+		kfree(l);
+		return -EPERM;
+	}
+	l->value = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
+	if (!l->value) {
+		kfree(l);
+		return -ENOMEM;
+	}
+	l->may_set = varlink_call_capable(call, CAP_SYS_ADMIN);
+	l->may_set_net = l->may_set ||
+			 varlink_call_capable(call, CAP_NET_ADMIN);
+	err = sysctl_list_run(l);
+	sysctl_list_free(l);
+	return err;
+}
+
+static const struct varlink_method sysctl_methods[] = {
+	{
+		.name = "Get",
+		.call = sysctl_get,
+		VARLINK_PARAMS(sysctl_get_params, struct sysctl_name_params),
+	},
+	{
+		.name = "List",
+		.call = sysctl_list,
+		VARLINK_PARAMS(sysctl_list_params, struct sysctl_list_params),
+		.flags = VARLINK_MORE | VARLINK_STREAM,
+	},
+	{
+		.name = "Set",
+		.call = sysctl_set,
+		VARLINK_PARAMS(sysctl_set_params, struct sysctl_set_params),
+	},
+};
+
+static const struct varlink_interface sysctl_iface = {
+	.idl = sysctl_idl,
+	.methods = sysctl_methods,
+	.n_methods = ARRAY_SIZE(sysctl_methods),
+};
+module_varlink_interface(sysctl_iface);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("org.kernel.sysctl varlink interface: /proc/sys");
