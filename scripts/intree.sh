@@ -287,7 +287,7 @@ git -C "$work" tag base
 
 declare -A subject=(
 	[core]="net: varlink: add an in-kernel varlink server"
-	[interfaces]="net: varlink: add the system, process, network, sysctl and memory interfaces"
+	[interfaces]="net: varlink: add the interfaces: system, process, network, sysctl, memory"
 	[tests]="net: varlink: add KUnit suites and the selftests' interfaces"
 	[docs]="Documentation: networking: document the varlink server"
 	[selftests]="selftests: varlink: add the varlink kselftests"
