@@ -488,8 +488,10 @@ static int as_opener_nobody_sender_root(void *arg)
 		/* what nobody may read, the call gets; nothing more */
 		if (i < 4 && !perr)
 			failed += !KS_OK(r == 1 && !strcmp(v, pv));
+		/* bpf_jit_harden: none without CONFIG_BPF_JIT */
 		if (i >= 4 && i < 7)
-			failed += !KS_OK(r == 0 && vt_is_error(msg, KS_DENIED));
+			failed += !KS_OK(r == 0 &&
+					 vt_is_error(msg, perr == -ENOENT ? NO_SUCH : KS_DENIED));
 	}
 	failed += try_set(&c, "vm.swappiness", false);
 	failed += try_set(&c, "net.ipv4.ip_forward", false);
@@ -1093,7 +1095,15 @@ TEST(pid_ns)
 
 	EXPECT_EQ(0, in_child(in_new_pid, NULL));
 	ASSERT_EQ(0, vt_open_ready(&c));
-	before = atoll(proc_value("kernel/ns_last_pid"));
+	v = proc_value("kernel/ns_last_pid");
+	if (!v) {
+		/* a kernel without CONFIG_CHECKPOINT_RESTORE has none */
+		ASSERT_EQ(0, get(&c, "kernel.ns_last_pid", &msg, &v));
+		EXPECT_TRUE(vt_is_error(msg, NO_SUCH)) TH_LOG("%s", msg);
+		vt_close(&c);
+		return;
+	}
+	before = atoll(v);
 	ASSERT_EQ(1, get(&c, "kernel.ns_last_pid", &msg, &v)) TH_LOG("%s", msg);
 	after = atoll(proc_value("kernel/ns_last_pid"));
 	EXPECT_LE(before, atoll(v));
@@ -1163,18 +1173,20 @@ TEST_F(conn, bpf_sysctl_program)
  * A List longer than the server may hold for a connection (max_output,
  * plus what the socket takes): net.ipv4 with PACED_LINKS dummy links,
  * each with its conf and neigh directories.  The client waits, then
- * reads one byte at a time: the replies must wait for it, and it is not
- * closed for being slow.
+ * reads one byte at a time for the first max_output bytes (then 4 KiB at
+ * a time: a byte at a time for all of it is too long for the debug
+ * kernels): the replies must wait for it, and it is not closed for being
+ * slow.
  */
 #define PACED_LINKS	200
 
-TEST_F(conn, list_paced)
+TEST_F_TIMEOUT(conn, list_paced, 240)
 {
 	long max_output = vt_param("max_output", 262144);
 	long long bytes = 0, deadline;
-	char *msg = malloc(65536);
+	char *msg = malloc(65536), in[4096];
 	int replies = 0, i, links = 0;
-	bool final = false;
+	bool final = false, bad = false;
 	size_t len = 0;
 
 	for (i = 0; i < PACED_LINKS; i++)
@@ -1183,25 +1195,28 @@ TEST_F(conn, list_paced)
 	ASSERT_EQ(0, vt_send(&self->c, list_call("net.ipv4", true)));
 	vt_sleep_ms(2000);
 	deadline = vt_now_ms() + 240000;
-	while (!final) {
-		ssize_t n = recv(self->c.fd, msg + len, 1, 0);
+	while (!final && !bad) {
+		ssize_t n = recv(self->c.fd, in, bytes < max_output ? 1 : sizeof(in), 0);
 
-		if (n != 1 || vt_now_ms() > deadline)
+		if (n <= 0 || vt_now_ms() > deadline)
 			break;
-		bytes++;
-		if (msg[len++])
-			continue;
-		if (!vt_is_ok(msg))
-			break;
-		replies++;
-		final = !vt_continues(msg);
-		len = 0;
+		for (i = 0; i < n && !final && !bad; i++) {
+			bytes++;
+			bad = len == 65536;
+			msg[len++] = in[i];
+			if (bad || in[i])
+				continue;
+			bad = !vt_is_ok(msg);
+			replies += !bad;
+			final = !bad && !vt_continues(msg);
+			len = 0;
+		}
 	}
 	for (i = 0; i < PACED_LINKS; i++)
 		link_del(vt_fmt("kvsp%d", i));
 	TH_LOG("%lld bytes in %d replies, max_output %ld", bytes, replies,
 	       max_output);
-	EXPECT_TRUE(final) TH_LOG("last: %.*s", (int)len, msg);
+	EXPECT_TRUE(final && !bad) TH_LOG("last: %.*s", (int)len, msg);
 	EXPECT_LT(2 * max_output, bytes);
 	free(msg);
 }
