@@ -19,10 +19,10 @@
  *    /proc/meminfo (only with CONFIG_SWAP; without it there is no swap);
  *  - nr_running() and nr_threads: threads are counted by walking the task
  *    list under RCU.
- * Both files are reached through a kernel-internal mount of procfs, made
- * on first use from a callback, so it belongs to the initial namespaces.
- * saved_command_line is not exported either: GetCommandLine reads
- * /proc/cmdline through the core's procfs mount (varlink_file_read()).
+ * Both files are reached through the core's internal procfs mount
+ * (varlink_file_read(), varlink_file_write()), which belongs to the
+ * initial namespaces.  saved_command_line is not exported either:
+ * GetCommandLine reads /proc/cmdline there too.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
@@ -32,8 +32,6 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/mount.h>
-#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/loadavg.h>
 #include <linux/sched/signal.h>
@@ -138,90 +136,22 @@ static const char system_idl[] =
 "  arguments: []string\n"
 ")\n";
 
-/* The kernel-internal procfs mount, made on first use; see procfs(). */
-static DEFINE_MUTEX(procfs_lock);
-static struct vfsmount *procfs_mnt;
-
-/**
- * procfs() - the module's own mount of procfs
- *
- * procfs takes its pid namespace from the mounting task, and the sysctl
- * files their UTS namespace from the task that writes them: the callbacks
- * run in a kworker, whose namespaces are the initial ones.  Module init
- * runs in insmod's task, which could be in a container; hence the mount
- * is made on first use.  It stays until the module is unloaded.
- *
- * Context: a varlink callback (a kworker); may sleep.
- * Return: the mount, or an ERR_PTR().
+/*
+ * /proc files, world-readable ones and kernel.hostname, which SetHostname
+ * writes once its caller is checked, on the core's internal procfs mount
+ * (that of the initial pid namespace, its sysctls the initial
+ * namespaces'), as the kernel.
  */
-static struct vfsmount *procfs(void)
-{
-	struct file_system_type *type;
-	struct vfsmount *mnt;
-
-	mutex_lock(&procfs_lock);
-	mnt = procfs_mnt;
-	if (mnt)
-		goto out;
-	type = get_fs_type("proc");
-	if (!type) {
-		mnt = ERR_PTR(-ENODEV);
-		goto out;
-	}
-	mnt = kern_mount(type);
-	/* put_filesystem() is not exported; it is this */
-	module_put(type->owner);
-	if (!IS_ERR(mnt))
-		procfs_mnt = mnt;
-out:
-	mutex_unlock(&procfs_lock);
-	return mnt;
-}
-
-/* Open @name, relative to the root of procfs. */
-static struct file *procfs_open(const char *name, int flags)
-{
-	struct vfsmount *mnt = procfs();
-
-	if (IS_ERR(mnt))
-		return ERR_CAST(mnt);
-	return file_open_root_mnt(mnt, name, flags, 0);
-}
-
-/* Write all of @buf to the procfs file @name, at offset 0. */
 static int procfs_write(const char *name, const char *buf, size_t len)
 {
-	struct file *f = procfs_open(name, O_WRONLY);
-	loff_t pos = 0;
-	ssize_t n;
-
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_write(f, buf, len, &pos);
-	filp_close(f, NULL);
-	if (n < 0)
-		return n;
-	return n == len ? 0 : -EIO;
+	return varlink_file_write(NULL, VARLINK_PROC, name, buf, len);
 }
 
-/* Read the start of the procfs file @name into @buf, NUL-terminated;
- * what does not fit in @size - 1 bytes is left out.
- */
+/* Read the procfs file @name into @buf, NUL-terminated. */
 static int procfs_read(const char *name, char *buf, size_t size)
 {
-	struct file *f = procfs_open(name, O_RDONLY);
-	loff_t pos = 0;
-	ssize_t n = 0;
+	ssize_t n = varlink_file_read(NULL, VARLINK_PROC, name, buf, size);
 
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	while (pos < size - 1) {
-		n = kernel_read(f, buf + pos, size - 1 - pos, &pos);
-		if (n <= 0)
-			break;
-	}
-	filp_close(f, NULL);
-	buf[pos] = '\0';
 	return n < 0 ? n : 0;
 }
 
@@ -555,10 +485,7 @@ static int __init system_init(void)
 
 static void __exit system_exit(void)
 {
-	/* no call runs after this: nothing uses the mount any more */
 	varlink_unregister_interface(&system_iface);
-	if (procfs_mnt)
-		kern_unmount(procfs_mnt);
 }
 
 module_init(system_init);
