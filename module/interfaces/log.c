@@ -66,8 +66,7 @@
 
 #define LOG_ERR(name)	"org.kernel.log." name
 
-/*
- * The longest message Write takes, in bytes, with its newline and a NUL:
+/* The longest message Write takes, in bytes, with its newline and a NUL:
  * LOG_LINE_MAX (1024 less the 32 bytes of PREFIX_MAX, on kernels built
  * without CONFIG_PRINTK_CALLER), what vprintk_store() stores of one
  * message (/dev/kmsg takes as much in one write(2), but a longer text
@@ -81,8 +80,7 @@
 #define LOG_RATE_INTERVAL	(5 * HZ)
 /* Users whose Write rate is tracked at once; see log_rate_ok() */
 #define LOG_RATE_USERS		16
-/*
- * The text of one record as kmsg_dump_get_line() gives it: a record holds
+/* The text of one record as kmsg_dump_get_line() gives it: a record holds
  * at most 1024 bytes (PRINTKRB_RECORD_MAX, LOG_LINE_MAX before 6.10), and
  * each of its lines gets a prefix of at most 48 bytes; a longer text
  * would lose its last lines.
@@ -316,8 +314,7 @@ static void log_find_console(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-/*
- * The numbers of a "[%5lu.%06lu]" timestamp at @p into *@us, in
+/* The numbers of a "[%5lu.%06lu]" timestamp at @p into *@us, in
  * microseconds; returns the bytes it takes, or 0 if @p holds none.
  */
 static size_t log_parse_time(const char *p, const char *end, u64 *us)
@@ -365,8 +362,7 @@ struct log_record {
 	size_t len;
 };
 
-/*
- * Parse the @len bytes of log_text that kmsg_dump_get_line(syslog=true)
+/* Parse the @len bytes of log_text that kmsg_dump_get_line(syslog=true)
  * made of a record: each line is the record's prefix (record_print_text():
  * "<pri>", the timestamp with printk.time (@time), the caller id with
  * CONFIG_PRINTK_CALLER, then a space if either) and a line of the text,
@@ -439,8 +435,7 @@ static void log_parse(char *text, size_t len, bool time, struct log_record *r)
 	r->len = out - p;
 }
 
-/*
- * Write the next record of @s into its reply, if there is one, and move
+/* Write the next record of @s into its reply, if there is one, and move
  * @s past it: true if there was.  Under log_read_lock, which keeps
  * log_text.
  */
@@ -501,8 +496,7 @@ static bool log_time(void)
 	return buf[0] == 'Y';
 }
 
-/*
- * End @s with its final reply.  @written: the parameters of a whole reply
+/* End @s with its final reply.  @written: the parameters of a whole reply
  * are written (a reply that failed with -ECANCELED keeps them): they are
  * the final reply; otherwise it says only where the stream stopped.
  * Then @s is freed, or left to the run of its work that is queued.
@@ -576,8 +570,7 @@ static void log_stream_cancel(struct varlink_call *call, void *data)
 	mutex_unlock(&log_lock);
 }
 
-/*
- * Whether the caller may read the log: syslog(2)'s check_syslog_permissions()
+/* Whether the caller may read the log: syslog(2)'s check_syslog_permissions()
  * for SYSLOG_ACTION_READ_ALL, made for both parties by
  * varlink_call_capable(); outside the initial network namespace as if
  * dmesg_restrict were 1.  Where the kernel still takes CAP_SYS_ADMIN
@@ -679,8 +672,7 @@ static int log_read(struct varlink_call *call, const void *params)
 	return -EINPROGRESS;
 }
 
-/*
- * Whether @cred may open /dev/kmsg for writing, as far as its mode (0644,
+/* Whether @cred may open /dev/kmsg for writing, as far as its mode (0644,
  * root) says: generic_permission() lets its owner write, or a holder of
  * CAP_DAC_OVERRIDE over it; /dev/kmsg's owner is the initial user
  * namespace's root, so the capability counts there.
@@ -698,8 +690,7 @@ static bool log_cred_owner(const struct cred *cred)
 	return ok;
 }
 
-/*
- * The rate of Write calls while printk.devkmsg is "ratelimit": per user
+/* The rate of Write calls while printk.devkmsg is "ratelimit": per user
  * (varlink_call_user() in its varlink_call_tenant()), as the core shares
  * out its resources, since a provider has no state per connection.  Only
  * callers with CAP_SYSLOG get here, so a few slots are plenty; when all

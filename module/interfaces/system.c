@@ -136,8 +136,7 @@ static const char system_idl[] =
 "  arguments: []string\n"
 ")\n";
 
-/*
- * /proc files, world-readable ones and kernel.hostname, which SetHostname
+/* /proc files, world-readable ones and kernel.hostname, which SetHostname
  * writes once its caller is checked, on the core's internal procfs mount
  * (that of the initial pid namespace, its sysctls the initial
  * namespaces'), as the kernel.
