@@ -133,12 +133,14 @@ static inline bool ks_json_fixed(const char *json, const char *path,
 	return true;
 }
 
-/* The contents of @path in a new string (not freed), or NULL. */
-static inline char *ks_read(const char *path)
+/* The contents of @path, relative to directory @dirfd (AT_FDCWD: to the
+ * working directory), in a new string (not freed), or NULL.
+ */
+static inline char *ks_read_at(int dirfd, const char *path)
 {
 	size_t len = 0, cap = 4096;
 	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (fd < 0 || !buf) {
@@ -166,6 +168,12 @@ static inline char *ks_read(const char *path)
 	close(fd);
 	buf[len] = '\0';
 	return buf;
+}
+
+/* The contents of @path in a new string (not freed), or NULL. */
+static inline char *ks_read(const char *path)
+{
+	return ks_read_at(AT_FDCWD, path);
 }
 
 /* @path's first line, without its newline, in a new string, or NULL. */

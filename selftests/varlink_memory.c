@@ -50,36 +50,8 @@ static void open_proc(void)
 /* The contents of /proc/@name in a new string, or NULL (errno set). */
 static char *proc_read(const char *name)
 {
-	size_t len = 0, cap = 4096;
-	char *buf, *b;
-	int fd;
-
 	open_proc();
-	fd = openat(proc_fd, name, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap);
-	while (buf) {
-		if (len + 1 == cap) {
-			b = realloc(buf, cap * 2);
-			if (!b)
-				break;
-			buf = b;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += n;
-	}
-	close(fd);
-	if (buf)
-		buf[len] = '\0';
-	return buf;
+	return ks_read_at(proc_fd, name);
 }
 
 /* Whether /proc/@name exists */
