@@ -13,7 +13,9 @@
  * sendmsg() (or sendpage()), after dropping the locks of both sockets.
  * When that task may sleep (preemptible(): no spinlock, no RCU-sched or
  * atomic section), nobody else is serving the connection (@io_lock is
- * free) and the method is VARLINK_INLINE, the call is served right there
+ * free) and the method is VARLINK_INLINE (and, for an interface of the
+ * initial network namespace only, the task is in the initial namespaces:
+ * dispatch.c), the call is served right there
  * and its reply queued to the client before its sendmsg() returns, with no
  * thread switch at all.  Anything else, including a slow method found
  * after parsing, falls back to io_work, which re-reads the message.

@@ -14,6 +14,8 @@
  * the parameter struct and call_run() hands the call to the provider.
  */
 #include <linux/module.h>
+#include <linux/nsproxy.h>
+#include <linux/sched/task.h>
 #include <net/net_namespace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -352,6 +354,21 @@ out:
 	kfree(heap);
 }
 
+/* Whether @m may run in the task that sent @call.  An interface served
+ * in the initial network namespace only answers for the initial
+ * namespaces, as its kworker would: kernel code it calls (a file of
+ * /proc/sys) may look at current->nsproxy, so it runs in the caller's
+ * task only when that task's namespaces are a kworker's.
+ */
+static bool inline_allowed(const struct varlink_call *call,
+			   const struct varlink_method *m)
+{
+	if (!(m->flags & VARLINK_INLINE))
+		return false;
+	return (call->iface->desc->flags & VARLINK_NETNS) ||
+	       current->nsproxy == init_task.nsproxy;
+}
+
 /* Route a well-formed call to its method, check it, and run it.
  * Return: 0 once the call is finished or handed to the provider;
  * -EAGAIN, only with @in_caller, for a method that must run in a kworker:
@@ -365,7 +382,7 @@ static int route(struct varlink_call *call, const struct vl_json *js,
 	m = find_method(call, js, env->method);
 	if (!m)
 		return 0;
-	if (in_caller && !(m->flags & VARLINK_INLINE))
+	if (in_caller && !inline_allowed(call, m))
 		return -EAGAIN;	/* nothing sent yet: io_work starts over */
 	call->method = m;
 

@@ -1122,6 +1122,80 @@ TEST(pid_ns)
 	vt_close(&c);
 }
 
+/* Calls the core served in the sending task so far (its fast path) */
+static long long inline_calls(void)
+{
+	int fd = open("/sys/module/varlink/statistics/calls_inline",
+		      O_RDONLY | O_CLOEXEC);
+	char buf[32];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return atoll(buf);
+}
+
+/*
+ * A connection opened in the initial network namespace, and a call sent
+ * from a new one: the opener's namespace answers.  Get may run in the
+ * sending task (the core's fast path) only while that task is in the
+ * initial namespaces: /proc/sys would answer for its own otherwise.
+ */
+static int in_new_net_sender(void *arg)
+{
+	long long inline_before;
+	const char *host = arg;
+	char own[32], *v;
+	struct vt_conn c;
+	const char *msg;
+	int failed = 0;
+
+	if (vt_open_ready(&c))
+		return 100;
+	if (unshare(CLONE_NEWNET))
+		return 101;
+	snprintf(own, sizeof(own), "%lld", atoll(host) + 1);
+	if (proc_set("net/core/somaxconn", own))
+		return 102;
+	failed += !KS_OK(!strcmp(proc_value("net/core/somaxconn"), own));
+	inline_before = inline_calls();
+	failed += !KS_OK(get(&c, "net.core.somaxconn", &msg, &v) == 1);
+	failed += !KS_OK(v && !strcmp(v, host));
+	failed += !KS_OK(inline_calls() == inline_before);
+	vt_close(&c);
+	return failed;
+}
+
+TEST(sender_in_other_netns)
+{
+	char *host = proc_value("net/core/somaxconn");
+	long long before = inline_calls();
+	struct vt_conn c;
+	const char *msg;
+	int i;
+	char *v;
+
+	ASSERT_NE(NULL, host);
+	ASSERT_LE(0, before);
+	EXPECT_EQ(0, in_child(in_new_net_sender, host));
+	EXPECT_STREQ(host, proc_value("net/core/somaxconn"));
+
+	/* from the initial namespaces, it does run in the sending task */
+	ASSERT_EQ(0, vt_open_ready(&c));
+	before = inline_calls();
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(1, get(&c, "net.core.somaxconn", &msg, &v));
+		EXPECT_STREQ(host, v);
+	}
+	EXPECT_LT(before, inline_calls());
+	vt_close(&c);
+}
+
 /* A BPF_CGROUP_SYSCTL program on the root cgroup: every call refused */
 static int bpf(int cmd, union bpf_attr *attr)
 {

@@ -374,8 +374,11 @@ static int memory_get_statistics(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method memory_methods[] = {
-	{ .name = "Get", .call = memory_get },
-	{ .name = "GetStatistics", .call = memory_get_statistics },
+	{ .name = "Get", .call = memory_get, .flags = VARLINK_INLINE },
+	{
+		.name = "GetStatistics", .call = memory_get_statistics,
+		.flags = VARLINK_INLINE,
+	},
 };
 
 static const struct varlink_interface memory_iface = {
@@ -908,6 +911,7 @@ static const struct varlink_method pressure_methods[] = {
 	{
 		.name = "Get", .call = pressure_get,
 		VARLINK_PARAMS(pressure_get_params, struct pressure_get_params),
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "Monitor", .call = pressure_monitor,

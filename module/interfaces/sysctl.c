@@ -12,8 +12,10 @@
  * from a kworker is refused or answered otherwise:
  *  - a BPF_CGROUP_SYSCTL program would judge the kworker, in the root
  *    cgroup: while any is attached anywhere, every call is refused;
- *  - /proc/sys answers for the writer's namespaces (current->nsproxy),
- *    the kworker's, the initial ones.  The interface is served in the
+ *  - /proc/sys answers for the reader's namespaces (current->nsproxy),
+ *    the kworker's, the initial ones (Get, VARLINK_INLINE, runs in the
+ *    caller's task only when that task's are the initial ones too: the
+ *    core's rule for such interfaces).  The interface is served in the
  *    initial network namespace only, so net.* is the caller's; the host
  *    and domain names are answered from the caller's UTS namespace and
  *    set only from the initial one; the ipc and pid ones are answered
@@ -307,7 +309,8 @@ static bool sysctl_may_set(struct varlink_call *call, const char *rel)
 }
 
 /* A BPF_CGROUP_SYSCTL program, attached anywhere, would judge our kworker
- * in the root cgroup rather than the caller: refuse while there is one.
+ * in the root cgroup rather than the caller (or, for Get, the task that
+ * sent the call, not the opener): refuse while there is one.
  */
 static bool sysctl_bpf_attached(void)
 {
@@ -775,6 +778,7 @@ static const struct varlink_method sysctl_methods[] = {
 		.name = "Get",
 		.call = sysctl_get,
 		VARLINK_PARAMS(sysctl_get_params, struct sysctl_name_params),
+		.flags = VARLINK_INLINE,
 	},
 	{
 		.name = "List",

@@ -265,8 +265,12 @@ struct varlink_param {
  * A VARLINK_INLINE method may run in the task of the caller that sent the
  * call, inside its sendmsg(), which saves two thread switches per call:
  * it must not sleep for long (no waiting on I/O or on other tasks; a
- * short mutex is fine), and it must not depend on the current task.
- * Other methods always run in a kworker.
+ * short mutex is fine), and it must not depend on the current task.  Of
+ * an interface served in the initial network namespace only, it runs
+ * there only when that task's namespaces are all the initial ones, a
+ * kworker's: kernel code it calls that looks at current->nsproxy (a file
+ * of /proc/sys) then answers as it would in a kworker.  Other methods
+ * always run in a kworker.
  *
  * @call receives the decoded parameters (NULL when @params_size is 0),
  * valid until it returns, and returns:
