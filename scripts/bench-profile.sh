@@ -48,6 +48,7 @@ function step_of_sym(s, k) {
 	if (s ~ /^(__|___)?(kmem_cache|kmalloc|kfree|slab|memcg|obj_cgroup|refill_obj|mod_objcg|get_obj_cgroup|kvfree|kvmalloc|alloc_pages|get_page_from_freelist|page_counter|__mod_memcg|mod_memcg)/) return "kernel: memory allocation, memcg"
 	if (s ~ /^(__)?(mutex|_raw|raw|queued|srcu|rcu|down|up|preempt|local_bh|_local_bh|refcount|lockref)_/) return "kernel: locks, RCU, refcounts"
 	if (s ~ /^(__)?(get|put)_(pid|cred|task)|^(__)?put_cred|^prepare_creds|^security_|^apparmor|^aa_|^cap_|^override_creds|^revert_creds/) return "kernel: credentials, pids, LSM"
+	if (s ~ /^(__)?(path_|link_path_walk|walk_component|lookup_|d_|dput|dget|step_into|may_open|do_dentry_open|dentry_open|vfs_|kernel_read|kernel_write|rw_verify_area|(__)?fput|filp_|alloc_empty_file|(__)?alloc_file|file_free|inode_permission|generic_permission|proc_|seq_|sysctl_|mntget|mntput|legitimize|terminate_walk|complete_walk|set_root|nd_|follow_|try_to_unlazy|getname|putname|fsnotify|__fsnotify)/) return "kernel: files (VFS, procfs)"
 	if (s ~ /^(asm_)?(__)?sysvec|^hrtimer|^tick_|^(__)?irq|^(__)?do_softirq|^run_timer|^update_process_times|^scheduler_tick|^ktime_get|^read_tsc|^native_|^clockevents|^lapic/) return "kernel: timer, interrupts"
 	return "kernel: other"
 }

@@ -565,6 +565,42 @@ TEST_F(conn, get_matches_proc)
 }
 
 /*
+ * Values longer than a first short read: a list of reserved ports (whose
+ * handler gives nothing past offset 0) of lengths around 255 bytes and
+ * of about 1200, each whole in Get and in List.
+ */
+TEST_F(conn, long_value)
+{
+	static const char rel[] = "net/ipv4/ip_local_reserved_ports";
+	static const unsigned int ports[] = { 42, 43, 44, 45, 200 };
+	char *old = proc_value(rel), list[2048], *v, *pv;
+	const char *msg;
+	unsigned int i, p;
+	size_t len;
+
+	ASSERT_NE(NULL, old);
+	for (i = 0; i < ARRAY_SIZE(ports); i++) {
+		/* "10001,10003,...": 6 bytes a port */
+		len = 0;
+		for (p = 0; p < ports[i]; p++)
+			len += snprintf(list + len, sizeof(list) - len, "%s%u",
+					p ? "," : "", 10001 + 2 * p);
+		ASSERT_EQ(0, proc_set(rel, list));
+		pv = proc_value(rel);
+		ASSERT_NE(NULL, pv);
+		EXPECT_STREQ(list, pv);
+		ASSERT_EQ(1, get(&self->c, "net.ipv4.ip_local_reserved_ports",
+				 &msg, &v)) TH_LOG("%s", msg);
+		EXPECT_STREQ(pv, v) TH_LOG("%zu bytes", strlen(pv));
+		ASSERT_EQ(1, vt_call(&self->c, list_call("net.ipv4.ip_local_reserved_ports",
+							 false), &msg));
+		EXPECT_TRUE(vt_json_is(msg, "parameters.value", jstr(pv)))
+			TH_LOG("%zu bytes: %.80s", strlen(pv), msg);
+	}
+	EXPECT_EQ(0, proc_set(rel, *old ? old : "\n"));
+}
+
+/*
  * A link whose name has a dot: its sysctls have the slash form only, and
  * List gives them so; the dotted name means something else.
  */

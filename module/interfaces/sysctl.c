@@ -52,6 +52,8 @@
 #define SYSCTL_PATH_MAX		(4 + SYSCTL_NAME_MAX + 1)
 /* A value read: at most two pages, its NUL included */
 #define SYSCTL_VALUE_SIZE	(2 * PAGE_SIZE)
+/* A value read first: most are shorter (see sysctl_read()) */
+#define SYSCTL_SHORT_SIZE	256
 /* A value written: at most a page */
 #define SYSCTL_SET_MAX		PAGE_SIZE
 /* Directory entries read at once by List, per directory */
@@ -333,23 +335,40 @@ static void sysctl_uts_value(struct varlink_call *call, const char *rel,
 	buf[len] = '\0';
 }
 
+/* Read @path into @size bytes of @buf; -EFBIG if the value fills them */
+static ssize_t sysctl_read_whole(struct varlink_call *call, const char *path,
+				 char *buf, size_t size)
+{
+	ssize_t n = varlink_file_read(call, VARLINK_PROC, path, buf, size);
+
+	/* the handler may have cut it, and most give nothing past 0 */
+	return n >= 0 && (size_t)n == size - 1 ? -EFBIG : n;
+}
+
 /**
  * sysctl_read() - a sysctl's value, as the caller
  * @call: the call
  * @path: "sys/..."
  * @ns: the namespace of the sysctl, which the caller must be in
- * @buf: SYSCTL_VALUE_SIZE bytes: receives the value, NUL-terminated,
- *	without its trailing newline
+ * @buf: receives the value, NUL-terminated, without its trailing newline
+ * @size: bytes of @buf, at most SYSCTL_VALUE_SIZE
  *
- * Return: 0 or a negative errno: -EISDIR for a directory.
+ * A /proc/sys handler formats the whole value again for each read, into a
+ * zeroed buffer of the read's size: a short value is read with a short
+ * read, and only one that fills it is read again with @size.
+ *
+ * Return: 0 or a negative errno: -EISDIR for a directory, -EFBIG for a
+ * value of @size - 1 bytes or more.
  */
 static int sysctl_read(struct varlink_call *call, const char *path,
-		       enum sysctl_ns ns, char *buf)
+		       enum sysctl_ns ns, char *buf, size_t size)
 {
 	ssize_t n;
 
-	n = varlink_file_read(call, VARLINK_PROC, path, buf,
-			      SYSCTL_VALUE_SIZE);
+	n = sysctl_read_whole(call, path, buf,
+			      min_t(size_t, size, SYSCTL_SHORT_SIZE));
+	if (n == -EFBIG && size > SYSCTL_SHORT_SIZE)
+		n = sysctl_read_whole(call, path, buf, size);
 	if (n < 0)
 		return n;
 	if (n > 0 && buf[n - 1] == '\n')
@@ -396,7 +415,7 @@ static const struct varlink_param sysctl_get_params[] = {
 static int sysctl_get(struct varlink_call *call, const void *params)
 {
 	const struct sysctl_name_params *p = params;
-	char path[SYSCTL_PATH_MAX], *buf;
+	char path[SYSCTL_PATH_MAX], small[SYSCTL_SHORT_SIZE], *buf = small;
 	enum sysctl_ns ns;
 	int err;
 
@@ -408,17 +427,18 @@ static int sysctl_get(struct varlink_call *call, const void *params)
 	if (!sysctl_ns_readable(call, ns))
 		return sysctl_error_name(call, SYSCTL_ERR("NotInNamespace"),
 					 p->name);
-	buf = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
-	if (!buf)
-		return -ENOMEM;
-	err = sysctl_read(call, path, ns, buf);
-	if (err) {
-		kfree(buf);
-		return sysctl_fail(call, p->name, err);
+	err = sysctl_read(call, path, ns, small, sizeof(small));
+	if (err == -EFBIG) {
+		buf = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return -ENOMEM;
+		err = sysctl_read(call, path, ns, buf, SYSCTL_VALUE_SIZE);
 	}
-	varlink_put_str(call, "value", buf);
-	kfree(buf);
-	return varlink_reply(call);
+	if (!err)
+		varlink_put_str(call, "value", buf);
+	if (buf != small)
+		kfree(buf);
+	return err ? sysctl_fail(call, p->name, err) : varlink_reply(call);
 }
 
 struct sysctl_set_params {
@@ -602,7 +622,8 @@ static int sysctl_entry(struct sysctl_list *l)
 		return -EPERM;
 	in_ns = sysctl_ns_readable(l->call, ns);
 	readable = in_ns &&
-		   !sysctl_read(l->call, l->path, ns, l->value);
+		   !sysctl_read(l->call, l->path, ns, l->value,
+				SYSCTL_VALUE_SIZE);
 	may_set = sysctl_component_is(rel, 0, "net") ? l->may_set_net :
 						      l->may_set;
 	if (ns == SYSCTL_NS_UTS)
