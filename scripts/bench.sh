@@ -103,7 +103,7 @@ stats=
 [ "${BENCH_STATS:-1}" = 0 ] && stats=-x
 profile=
 if [ "${BENCH_PROFILE:-1}" != 0 ]; then
-	profile="/tests/profile.sh $(awk -v s="$seconds" 'BEGIN { print 3 * s }') kernel-ping kernel-getinfo nlctrl kernel-sysctl-get"
+	profile="/tests/profile.sh $(awk -v s="$seconds" 'BEGIN { print 3 * s }') kernel-ping kernel-getinfo nlctrl kernel-sysctl-get kernel-memory-get"
 	perf_root "$out/perf-root"
 else
 	rm -rf "$out/perf-root" && mkdir -p "$out/perf-root"

@@ -185,16 +185,17 @@ static const char pressure_idl[] =
  * memory_read() - a whole file of the core's mounts, read as the kernel
  * @fs: the mount
  * @name: the file's name in it
+ * @size: the size to try first, that the file most likely fits in
  *
  * For world-readable files only.  The buffer grows until the file fits,
- * up to MEMORY_FILE_MAX bytes.
+ * up to MEMORY_FILE_MAX bytes.  It is not made larger than it needs to be:
+ * kernels that zero what they allocate (init_on_alloc) would zero it all.
  *
  * Return: the text, NUL-terminated, to be freed with kvfree(); or an
  * ERR_PTR().
  */
-static char *memory_read(enum varlink_fs fs, const char *name)
+static char *memory_read(enum varlink_fs fs, const char *name, size_t size)
 {
-	size_t size = 2 * PAGE_SIZE;
 	ssize_t n;
 	char *buf;
 
@@ -237,7 +238,8 @@ struct memory_line {
  * memory_parse() - the lines of /proc/meminfo or /proc/vmstat
  * @text: the file, NUL-terminated; cut into names in place
  * @sep: what ends a name: ':' (meminfo) or ' ' (vmstat)
- * @lines: filled with up to MEMORY_LINES_MAX lines
+ * @lines: filled with up to @max lines
+ * @max: entries of @lines
  *
  * Each line is a name, @sep, spaces, a decimal number, and for meminfo
  * maybe " kB": such values are given in bytes.  Anything else is an
@@ -245,7 +247,8 @@ struct memory_line {
  *
  * Return: the number of lines, or -EIO.
  */
-static int memory_parse(char *text, char sep, struct memory_line *lines)
+static int memory_parse(char *text, char sep, struct memory_line *lines,
+			size_t max)
 {
 	char *line, *next, *p, *q, c;
 	unsigned int n = 0;
@@ -258,7 +261,7 @@ static int memory_parse(char *text, char sep, struct memory_line *lines)
 		else
 			next = line + strlen(line);
 		p = strchr(line, sep);
-		if (!p || n == MEMORY_LINES_MAX)
+		if (!p || n == max)
 			return -EIO;
 		*p++ = '\0';
 		if (!memory_name_valid(line))
@@ -285,23 +288,29 @@ static int memory_parse(char *text, char sep, struct memory_line *lines)
 	return n;
 }
 
-/* Read and parse a file; *@text and *@lines to be kvfree()d. */
-static int memory_lines(const char *name, char sep, char **text,
+/* Read and parse a file of about @size bytes; *@text and *@lines to be
+ * kvfree()d.
+ */
+static int memory_lines(const char *name, size_t size, char sep, char **text,
 			struct memory_line **lines)
 {
+	const char *p;
+	size_t count = 1;
 	int n;
 
 	*lines = NULL;
-	*text = memory_read(VARLINK_PROC, name);
+	*text = memory_read(VARLINK_PROC, name, size);
 	if (IS_ERR(*text))
 		return PTR_ERR(*text);
-	*lines = kvmalloc_array(MEMORY_LINES_MAX, sizeof(**lines),
-				GFP_KERNEL_ACCOUNT);
+	for (p = *text; (p = strchr(p, '\n')); p++)
+		count++;
+	count = min_t(size_t, count, MEMORY_LINES_MAX);
+	*lines = kvmalloc_array(count, sizeof(**lines), GFP_KERNEL_ACCOUNT);
 	if (!*lines) {
 		kvfree(*text);
 		return -ENOMEM;
 	}
-	n = memory_parse(*text, sep, *lines);
+	n = memory_parse(*text, sep, *lines, count);
 	if (n < 0) {
 		kvfree(*lines);
 		kvfree(*text);
@@ -335,7 +344,7 @@ static int memory_get(struct varlink_call *call, const void *params)
 	char *text;
 	int n, i;
 
-	n = memory_lines("meminfo", ':', &text, &lines);
+	n = memory_lines("meminfo", PAGE_SIZE, ':', &text, &lines);
 	if (n < 0)
 		return n;
 	for (i = 0; i < n; i++)
@@ -364,7 +373,7 @@ static int memory_get_statistics(struct varlink_call *call, const void *params)
 	char *text;
 	int n;
 
-	n = memory_lines("vmstat", ' ', &text, &lines);
+	n = memory_lines("vmstat", 2 * PAGE_SIZE, ' ', &text, &lines);
 	if (n < 0)
 		return n;
 	memory_put_map(call, "counters", lines, n);

@@ -91,6 +91,7 @@
 #define SYSCTL_CALL	"{\"method\":\"org.kernel.sysctl.Get\"," \
 			"\"parameters\":{\"name\":\"kernel.random.boot_id\"}}"
 #define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
+#define MEMINFO_CALL	"{\"method\":\"org.kernel.memory.Get\"}"
 
 #define PIPE_DEPTH	16
 #define MAX_CONNS	64
@@ -802,9 +803,11 @@ static void run_one(struct target *t, const struct mode *m, struct result *r)
 		kernel_conns_settle(base_conns + held_conns);
 }
 
-/* Not one of the table's targets: the sysctl table has it alone */
+/* Not the table's targets: the sysctl and meminfo tables', and perf's */
 static struct target sysctl_target =
 	UNIX_TARGET("kernel-sysctl-get", KERNEL_NAME, SYSCTL_CALL, 0, true);
+static struct target memory_target =
+	UNIX_TARGET("kernel-memory-get", KERNEL_NAME, MEMINFO_CALL, 0, true);
 
 static struct target *find_target(const char *id)
 {
@@ -815,6 +818,8 @@ static struct target *find_target(const char *id)
 			return &targets[ti];
 	if (!strcmp(sysctl_target.id, id))
 		return &sysctl_target;
+	if (!strcmp(memory_target.id, id))
+		return &memory_target;
 	return NULL;
 }
 
@@ -1493,8 +1498,6 @@ static void memory_table(void)
 
 /* ---- /proc/meminfo against org.kernel.memory.Get ---- */
 
-#define MEMINFO_CALL	"{\"method\":\"org.kernel.memory.Get\"}"
-
 /* The number after @key in @text, or -1 */
 static long long number_after(const char *text, const char *key)
 {
@@ -1773,8 +1776,8 @@ static int load(const char *id, double seconds)
 
 	if (!t || !(t->kind == GENL || (t->kernel && !t->fast_path)) ||
 	    seconds <= 0) {
-		fprintf(stderr, "usage: vl-bench load %s SECONDS\n",
-			"nlctrl|kernel-ping|kernel-getinfo|kernel-sysctl-get");
+		fprintf(stderr, "usage: vl-bench %s %s SECONDS\n", "load",
+			"nlctrl|kernel-ping|kernel-getinfo|kernel-sysctl-get|kernel-memory-get");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
