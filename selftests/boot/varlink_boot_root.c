@@ -319,8 +319,11 @@ static int check_marker(void)
 	}
 	text[n] = '\0';
 	if (strcmp(text, MARKER)) {
-		say("# %s holds \"%.64s\", not \"%.64s\"\n", MARKER_FILE,
-		    json_escape(text, msg, sizeof(msg)), MARKER);
+		char want[128];
+
+		say("# %s holds \"%.64s\", not \"%s\"\n", MARKER_FILE,
+		    json_escape(text, msg, sizeof(msg)),
+		    json_escape(MARKER, want, sizeof(want)));
 		return 0;
 	}
 	return 1;
