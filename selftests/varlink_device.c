@@ -725,10 +725,21 @@ TEST(userns_netns_events)
 		/* the host's uevent came: not here, ours does */
 		if (link_add("vdns0", "dummy", NULL))
 			_exit(106);
-		failed += !KS_OK(next_live(&c, 10000, &msg) == 1);
-		failed += !KS_OK(vt_json_is(msg, "parameters.event.device.syspath",
-					    "\"/devices/virtual/net/vdns0\""));
-		failed += !KS_OK(vt_json_is(msg, "parameters.event.action", "\"add\""));
+		/* its queues' may come first (7.x sends the link's last) */
+		do {
+			char *sp;
+
+			if (next_live(&c, 10000, &msg) != 1) {
+				failed++;
+				break;
+			}
+			sp = str_at(msg, "parameters.event.device.syspath");
+			failed += !KS_OK(sp && !strncmp(sp, "/devices/virtual/net/vdns0",
+							strlen("/devices/virtual/net/vdns0")));
+		} while (!failed &&
+			 !(vt_json_is(msg, "parameters.event.device.syspath",
+				      "\"/devices/virtual/net/vdns0\"") &&
+			   vt_json_is(msg, "parameters.event.action", "\"add\"")));
 		if (failed)
 			fprintf(stderr, "# %s\n", msg);
 		_exit(failed);
