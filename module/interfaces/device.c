@@ -310,6 +310,17 @@ static void vdev_ctx_free(struct vdev_ctx *c)
 	kfree(c);
 }
 
+/* A key as the kernel makes them: an injected event's may be anything,
+ * which could not be told apart once made UTF-8 (U+FFFD).
+ */
+static bool vdev_key_ok(const char *key)
+{
+	for (; *key; key++)
+		if (!isalnum(*key) && *key != '_' && *key != '-' && *key != '.')
+			return false;
+	return true;
+}
+
 /* Split @len bytes of @buf into KEY=VALUE properties, at each @sep. */
 static void vdev_parse(struct vdev_ctx *c, char *buf, size_t len, char sep)
 {
@@ -326,6 +337,8 @@ static void vdev_parse(struct vdev_ctx *c, char *buf, size_t len, char sep)
 		if (!eq || eq == p)
 			continue;
 		*eq = '\0';
+		if (!vdev_key_ok(p))
+			continue;
 		for (i = 0; i < c->n; i++)
 			if (!strcmp(c->key[i], p))
 				break;
