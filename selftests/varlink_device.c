@@ -591,6 +591,7 @@ TEST(slow_reader)
 	ASSERT_EQ(0, vt_open_ready(&l));
 	list_n = list_all(&l, "{}", &paths, NULL);
 	vt_close(&l);
+	ASSERT_LT(0, list_n);
 	ASSERT_EQ(0, monitor(&c, "{\"replay\":true}"));
 	vt_sleep_ms(1500);	/* the server fills what it may */
 	deadline = vt_now_ms() + 120000;
