@@ -103,6 +103,8 @@
 #define MEMINFO_CALL	"{\"method\":\"org.kernel.memory.Get\"}"
 #define DEVICE_LIST_CALL "{\"method\":\"org.kernel.device.List\",\"more\":true," \
 			 "\"parameters\":{}}"
+#define DEVICE_WALK_CALL "{\"method\":\"org.kernel.device.List\",\"more\":true," \
+			 "\"parameters\":{\"subsystem\":\"none\"}}"
 #define DEVICE_MONITOR_CALL "{\"method\":\"org.kernel.device.Monitor\"," \
 			    "\"more\":true,\"parameters\":{\"subsystems\":[\"mem\"]}}"
 #define DEVICE_UEVENT	"/sys/devices/virtual/mem/null/uevent"
@@ -1720,16 +1722,20 @@ static int read_stream(int fd, char *buf, const char *key, bool first_only)
 	}
 }
 
-/* One List of every device on @fd; devices, or -1 */
-static int device_list(int fd, char *buf)
+/* One List on @fd, of every device or (@none) of a subsystem there is
+ * not: the walk alone; devices, or -1
+ */
+static int device_list(int fd, char *buf, bool none)
 {
-	if (write_all(fd, DEVICE_LIST_CALL, sizeof(DEVICE_LIST_CALL)))
+	const char *call = none ? DEVICE_WALK_CALL : DEVICE_LIST_CALL;
+
+	if (write_all(fd, call, strlen(call) + 1))
 		return -1;
 	return read_stream(fd, buf, "\"syspath\":", false);
 }
 
 /* Walks or Lists for opt_seconds: per second, and ms each, into @r */
-static void device_run(bool kernel, struct result *r, int *devices)
+static void device_run(int kernel, struct result *r, int *devices)
 {
 	char *buf = xcalloc(1, BUF_SIZE);
 	struct samples lat = { 0 };
@@ -1746,7 +1752,7 @@ static void device_run(bool kernel, struct result *r, int *devices)
 	deadline = start + (long long)(opt_seconds * NSEC);
 	for (t1 = start; n >= 0 && (t1 < deadline || !lat.n); ) {
 		t0 = t1;
-		n = kernel ? device_list(fd, buf) : device_walk(buf);
+		n = kernel ? device_list(fd, buf, kernel == 2) : device_walk(buf);
 		t1 = now_ns();
 		sample_add(&lat, t1 - t0);
 	}
@@ -1799,18 +1805,20 @@ static double device_event_us(int fd, char *buf, bool subscribe)
 
 static int device_table(void)
 {
-	static const char *const ids[] = { "sysfs-class-walk", "kernel-device-list" };
-	struct result r[2][MAX_REPS];
+	static const char *const ids[] = {
+		"sysfs-class-walk", "kernel-device-list", "kernel-device-none",
+	};
+	struct result r[3][MAX_REPS];
 	double rate[MAX_REPS], p50[MAX_REPS], first[MAX_REPS], live[MAX_REPS];
-	double med[2][2] = { { 0 } };
+	double med[3][2] = { { 0 } };
 	char *buf = xcalloc(1, BUF_SIZE);
-	int devices[2] = { 0, 0 }, fd;
+	int devices[3] = { 0, 0, 0 }, fd;
 	unsigned int rep, k, n, nf = 0, nl = 0;
 	int failed = 0;
 
 	for (rep = 0; rep < opt_reps; rep++) {
 		fprintf(stderr, "vl-bench: device run %u of %u\n", rep + 1, opt_reps);
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 3; k++) {
 			device_run(k, &r[k][rep], &devices[k]);
 			printf("result %s seq %u %.1f %.1f %.1f\n", ids[k], rep + 1,
 			       r[k][rep].ok ? r[k][rep].rate : -1, r[k][rep].p50,
@@ -1830,10 +1838,10 @@ static int device_table(void)
 	}
 	printf("\n== org.kernel.device.List of every device (one connection, one\n"
 	       "== reply per device) against a walk of /sys/class/*/* reading every\n"
-	       "== uevent file; median of %u runs\n", opt_reps);
-	printf("%-20s %8s %12s %12s %12s\n", "target", "devices", "lists/s",
-	       "p50 ms", "p99 ms");
-	for (k = 0; k < 2; k++) {
+	       "== uevent file; kernel-device-none: List of a subsystem there is\n"
+	       "== not, the walk without replies; median of %u runs\n", opt_reps);
+	printf("%-20s %8s %12s %12s\n", "target", "devices", "lists/s", "p50 ms");
+	for (k = 0; k < 3; k++) {
 		for (rep = n = 0; rep < opt_reps; rep++) {
 			if (!r[k][rep].ok)
 				continue;
