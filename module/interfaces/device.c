@@ -224,6 +224,7 @@ static const char vdev_idl[] =
  * @pos: the offset of the next name to visit
  * @plen: the length of the directory's path
  * @dir: the directory, open
+ * @device: the directory is a device's (it holds a uevent file)
  */
 struct vdev_level {
 	char *names;
@@ -231,6 +232,7 @@ struct vdev_level {
 	size_t pos;
 	size_t plen;
 	struct file *dir;
+	bool device;
 };
 
 /**
@@ -725,6 +727,11 @@ static int vdev_walk_next(struct vdev_ctx *c)
 		l->pos += nlen + 1;
 		if (l->plen + 1 + nlen >= sizeof(c->path))
 			continue;
+		/* with CONFIG_PM, every device has the attribute group "power"
+		 * (dpm_sysfs_add() in device_add()), so no child of that name
+		 */
+		if (IS_ENABLED(CONFIG_PM) && l->device && !strcmp(name, "power"))
+			continue;
 		dir = vdev_open_at(l->dir, name, O_RDONLY | O_DIRECTORY);
 		if (IS_ERR(dir)) {
 			if (PTR_ERR(dir) == -ENOMEM)
@@ -746,6 +753,7 @@ static int vdev_walk_next(struct vdev_ctx *c)
 			c->lv[c->depth] = (struct vdev_level){
 				.names = c->names, .len = c->names_len,
 				.plen = strlen(c->path), .dir = dir,
+				.device = c->has_uevent,
 			};
 		} else {
 			kfree(c->names);
