@@ -75,7 +75,7 @@ if [ "$as" = y ]; then
 	grep -q ' __varlink_register_interface$' "$kdir/System.map" ||
 		die "the built-in kernel has no varlink core"
 else
-	for m in varlink varlink_system varlink_process varlink_network varlink_log varlink_sysctl varlink_memory varlink_test_provider; do
+	for m in varlink varlink_system varlink_process varlink_network varlink_log varlink_sysctl varlink_memory varlink_device varlink_test_provider; do
 		[ -e "$kdir/net/varlink/$m.ko" ] || die "no net/varlink/$m.ko"
 	done
 fi
