@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <limits.h>
 #include <net/if.h>
 #include <sched.h>
@@ -224,7 +225,7 @@ TEST(get_net)
 
 	ASSERT_EQ(0, vt_open_ready(&c));
 	idx = ks_read_line("/sys/class/net/lo/ifindex");
-	ASSERT_TRUE(idx != NULL);
+	ASSERT_NE(NULL, idx);
 	ASSERT_EQ(1, get(&c, vt_fmt("{\"ifindex\":%s}", idx), &msg));
 	EXPECT_EQ(0, matches_sys(msg, "parameters.device", "/devices/virtual/net/lo"));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.device.properties.INTERFACE", "\"lo\""));
@@ -232,7 +233,7 @@ TEST(get_net)
 	link_del("vdget0");
 	ASSERT_EQ(0, link_add("vdget0", "dummy", NULL));
 	idx = ks_read_line("/sys/class/net/vdget0/ifindex");
-	ASSERT_TRUE(idx != NULL);
+	ASSERT_NE(NULL, idx);
 	ASSERT_EQ(1, get(&c, vt_fmt("{\"ifindex\":%s}", idx), &msg));
 	EXPECT_EQ(0, matches_sys(msg, "parameters.device", "/devices/virtual/net/vdget0"));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.device.ifindex", idx));
@@ -623,6 +624,7 @@ TEST(slow_reader)
 /* In a network namespace of its own (of the initial user namespace) */
 static int in_netns(void *arg)
 {
+	int ready = *(int *)arg;
 	struct vt_conn c, l;
 	const char *msg;
 	char **paths;
@@ -636,7 +638,8 @@ static int in_netns(void *arg)
 	if (monitor_live(&c, "net"))
 		return 102;
 	/* the host's link: not seen */
-	kill(getppid(), SIGUSR1);
+	if (write(ready, "r", 1) != 1)
+		return 105;
 	vt_sleep_ms(300);
 	if (link_del("vdown0"))
 		return 103;
@@ -669,27 +672,24 @@ static int in_netns(void *arg)
 	return failed;
 }
 
-static volatile sig_atomic_t usr1;
-
-static void on_usr1(int sig)
-{
-	usr1 = 1;
-}
-
 TEST(netns_own_events)
 {
-	int status;
+	int ready[2], status;
 	pid_t pid;
+	char b;
 
 	link_del("vdhost0");
-	signal(SIGUSR1, on_usr1);
-	usr1 = 0;
+	ASSERT_EQ(0, pipe(ready));
 	pid = fork();
 	ASSERT_LE(0, pid);
-	if (!pid)
-		_exit(in_netns(NULL));
-	while (!usr1 && waitpid(pid, &status, WNOHANG) == 0)
-		vt_sleep_ms(10);
+	if (!pid) {
+		close(ready[0]);
+		_exit(in_netns(&ready[1]));
+	}
+	close(ready[1]);
+	/* the child's stream is subscribed, or the child is gone */
+	EXPECT_EQ(1, read(ready[0], &b, 1));
+	close(ready[0]);
 	EXPECT_EQ(0, link_add("vdhost0", "dummy", NULL));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
@@ -932,6 +932,65 @@ TEST(trigger_refused)
 	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.syspath",
 			       "\"/devices/virtual/mem/zero\"")) TH_LOG("%s", msg);
 	vt_close(&m);
+}
+
+/*
+ * A stream whose uevent socket overflows ends with EventsLost.  A caller
+ * without CAP_NET_ADMIN gets the buffer its own socket could have, twice
+ * net.core.rmem_max, made small here; its client reads nothing while
+ * LOST_EVENTS events come, so the stream waits for it, and the socket
+ * overflows.
+ */
+#define LOST_EVENTS	3000
+
+static int lost_client(int go, int done)
+{
+	struct vt_conn c;
+	const char *msg;
+	int r;
+	char b;
+
+	if (setgroups(0, NULL) || setresgid(KS_NOBODY, KS_NOBODY, KS_NOBODY) ||
+	    setresuid(KS_NOBODY, KS_NOBODY, KS_NOBODY))
+		return 100;
+	if (monitor_live(&c, "mem"))
+		return 101;
+	if (write(go, "g", 1) != 1 || read(done, &b, 1) != 1)
+		return 102;
+	do
+		r = vt_recv(&c, VT_TIMEOUT_MS, &msg);
+	while (r == 1 && vt_continues(msg));
+	if (r != 1 || !vt_is_error(msg, IFACE ".EventsLost"))
+		return fprintf(stderr, "# %s\n", r == 1 ? msg : "no final reply"), 103;
+	vt_close(&c);
+	return 0;
+}
+
+TEST(events_lost)
+{
+	char *rmem = ks_read_line("/proc/sys/net/core/rmem_max");
+	int go[2], done[2], status, i;
+	pid_t pid;
+	char b;
+
+	ASSERT_NE(NULL, rmem);
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, vt_write_file("/proc/sys/net/core/rmem_max", "4096"));
+	pid = fork();
+	if (!pid)
+		_exit(lost_client(go[1], done[0]));
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(1, read(go[0], &b, 1));
+	for (i = 0; i < LOST_EVENTS; i++)
+		if (vt_write_file("/sys/devices/virtual/mem/null/uevent", "change"))
+			break;
+	EXPECT_EQ(LOST_EVENTS, i);
+	EXPECT_EQ(1, write(done[1], "d", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, vt_write_file("/proc/sys/net/core/rmem_max", rmem));
 }
 
 /* The core's quota: one user's streams, then TooManyStreams */

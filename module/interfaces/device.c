@@ -111,7 +111,7 @@
 static unsigned int monitor_buffer = 4 << 20;
 module_param(monitor_buffer, uint, 0444);
 MODULE_PARM_DESC(monitor_buffer,
-		 "Receive buffer of each Monitor stream's uevent socket, in bytes (64 KiB-256 MiB, default 4 MiB)");
+		 "Receive buffer of each Monitor stream's uevent socket, in bytes (64 KiB-256 MiB, default 4 MiB; without CAP_NET_ADMIN, at most twice net.core.rmem_max)");
 
 static const char vdev_idl[] =
 "# The devices of the system as sysfs shows them in the caller's network\n"
@@ -1522,6 +1522,23 @@ static const struct varlink_param vdev_monitor_params[] = {
 };
 
 /* The stream's uevent socket in the caller's namespace, subscribed */
+/*
+ * Half the receive buffer of a stream's socket (sock_set_rcvbuf() doubles
+ * it): what SO_RCVBUF would give the caller's own uevent socket, at most
+ * net.core.rmem_max, unless it could force more (SO_RCVBUFFORCE needs
+ * CAP_NET_ADMIN); monitor_buffer in any case.  The buffer is not charged
+ * to the caller's memory cgroup, so an unprivileged user's streams hold
+ * no more than its own sockets could.
+ */
+static int vdev_rcvbuf(struct varlink_call *call)
+{
+	unsigned int half = monitor_buffer / 2;
+
+	if (!varlink_call_capable(call, CAP_NET_ADMIN))
+		half = min_t(unsigned int, half, READ_ONCE(sysctl_rmem_max));
+	return half;
+}
+
 static int vdev_sock_open(struct vdev_stream *s)
 {
 	struct sockaddr_nl nl = {
@@ -1537,7 +1554,7 @@ static int vdev_sock_open(struct vdev_stream *s)
 	if (err)
 		return err;
 	sk = sock->sk;
-	sock_set_rcvbuf(sk, monitor_buffer / 2);	/* it doubles it */
+	sock_set_rcvbuf(sk, vdev_rcvbuf(s->c->call));
 	write_lock_bh(&sk->sk_callback_lock);
 	sk->sk_user_data = s;
 	sk->sk_data_ready = vdev_data_ready;
