@@ -155,7 +155,20 @@ static int get(struct vt_conn *c, const char *params, const char **msg)
 	return vt_call(c, vt_fmt(KS_CALL(IFACE ".Get", "%s"), params), msg);
 }
 
-TEST(get_mem)
+/*
+ * Every test walks /sys/devices at least once, which on the debug kernels
+ * (KASAN, lockdep) under TCG takes tens of seconds: a fixture for the
+ * harness's per-test timeout, and waits for events that end as soon as
+ * the event comes.
+ */
+#define DEV_TIMEOUT	300
+#define EVENT_MS	60000
+
+FIXTURE(dev) {};
+FIXTURE_SETUP(dev) {}
+FIXTURE_TEARDOWN(dev) {}
+
+TEST_F_TIMEOUT(dev, get_mem, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -179,7 +192,7 @@ TEST(get_mem)
 }
 
 /* Every block device there is (loop0 if the kernel has loop), by devnum */
-TEST(get_block)
+TEST_F_TIMEOUT(dev, get_block, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -217,7 +230,7 @@ TEST(get_block)
 	vt_close(&c);
 }
 
-TEST(get_net)
+TEST_F_TIMEOUT(dev, get_net, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -293,7 +306,7 @@ static int list_all(struct vt_conn *c, const char *params, char ***out,
 	return n;
 }
 
-TEST(list_vs_sys)
+TEST_F_TIMEOUT(dev, list_vs_sys, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	char **paths;
@@ -336,7 +349,7 @@ TEST(list_vs_sys)
 	vt_close(&c);
 }
 
-TEST(list_needs_more)
+TEST_F_TIMEOUT(dev, list_needs_more, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -359,7 +372,7 @@ static char *long_syspath(void)
 	return buf;
 }
 
-TEST(get_bad_names)
+TEST_F_TIMEOUT(dev, get_bad_names, DEV_TIMEOUT)
 {
 	static const char *const invalid[][2] = {
 		{ "{}", "syspath" },
@@ -436,7 +449,7 @@ static int monitor_live(struct vt_conn *c, const char *subsystem)
 		    vt_fmt("{\"replay\":true,\"subsystems\":[\"%s\"]}", subsystem) :
 		    "{\"replay\":true}"))
 		return -1;
-	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_continues(msg) ||
+	if (vt_recv(c, EVENT_MS, &msg) != 1 || !vt_continues(msg) ||
 	    !vt_json_is(msg, "parameters.event.action", "\"exists\""))
 		return fprintf(stderr, "# %s\n", msg), -1;
 	return 0;
@@ -482,7 +495,7 @@ static int wait_event(struct vt_conn *c, const char *action,
 	return 0;
 }
 
-TEST(monitor_change)
+TEST_F_TIMEOUT(dev, monitor_change, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -492,7 +505,7 @@ TEST(monitor_change)
 	ASSERT_EQ(0, monitor_live(&c, "mem"));
 	ASSERT_EQ(0, vt_write_file("/sys/devices/virtual/mem/null/uevent", "change"));
 	s = ks_read_line("/sys/kernel/uevent_seqnum");
-	ASSERT_EQ(1, wait_event(&c, "change", "/devices/virtual/mem/null", 5000, &msg));
+	ASSERT_EQ(1, wait_event(&c, "change", "/devices/virtual/mem/null", EVENT_MS, &msg));
 	EXPECT_TRUE(ks_json_int(msg, "parameters.event.seqnum", &seq));
 	EXPECT_EQ(atoll(s), seq);
 	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.subsystem", "\"mem\""));
@@ -503,7 +516,7 @@ TEST(monitor_change)
 	vt_close(&c);
 }
 
-TEST(monitor_link)
+TEST_F_TIMEOUT(dev, monitor_link, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;
@@ -513,19 +526,19 @@ TEST(monitor_link)
 	ASSERT_EQ(0, monitor_live(&c, "net"));
 	ASSERT_EQ(0, link_add("vdmon0", "dummy", NULL));
 	idx = ks_read_line("/sys/class/net/vdmon0/ifindex");
-	ASSERT_EQ(1, wait_event(&c, "add", "/devices/virtual/net/vdmon0", 5000, &msg));
+	ASSERT_EQ(1, wait_event(&c, "add", "/devices/virtual/net/vdmon0", EVENT_MS, &msg));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.ifindex", idx));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.properties.INTERFACE",
 			       "\"vdmon0\""));
 	ASSERT_EQ(0, link_del("vdmon0"));
-	ASSERT_EQ(1, wait_event(&c, "remove", "/devices/virtual/net/vdmon0", 5000, &msg));
+	ASSERT_EQ(1, wait_event(&c, "remove", "/devices/virtual/net/vdmon0", EVENT_MS, &msg));
 	vt_close(&c);
 }
 
 #define GAP_LINKS	12
 
 /* Replay read slowly while links come: each is "exists" or "add". */
-TEST(replay_no_gap)
+TEST_F_TIMEOUT(dev, replay_no_gap, DEV_TIMEOUT)
 {
 	bool seen[GAP_LINKS] = {};
 	int exists = 0, i, got = 0, list_n;
@@ -554,7 +567,7 @@ TEST(replay_no_gap)
 	while (got < GAP_LINKS) {
 		char *sp;
 
-		if (vt_recv(&c, 10000, &msg) != 1 || !vt_continues(msg))
+		if (vt_recv(&c, EVENT_MS, &msg) != 1 || !vt_continues(msg))
 			break;
 		if (exists < list_n / 2)
 			vt_sleep_ms(2);	/* slowly, while the links come */
@@ -580,7 +593,7 @@ TEST(replay_no_gap)
 }
 
 /* A reader of one byte at a time gets the whole replay, not closed */
-TEST(slow_reader)
+TEST_F_TIMEOUT(dev, slow_reader, DEV_TIMEOUT)
 {
 	struct vt_conn c, l;
 	char **paths;
@@ -644,7 +657,7 @@ static int in_netns(void *arg)
 	if (link_del("vdown0"))
 		return 103;
 	/* the first event is ours: no host link's came before */
-	failed += !KS_OK(next_live(&c, 5000, &msg) == 1);
+	failed += !KS_OK(next_live(&c, EVENT_MS, &msg) == 1);
 	failed += !KS_OK(vt_json_is(msg, "parameters.event.action", "\"remove\""));
 	failed += !KS_OK(vt_json_is(msg, "parameters.event.device.syspath",
 				    "\"/devices/virtual/net/vdown0\""));
@@ -672,7 +685,7 @@ static int in_netns(void *arg)
 	return failed;
 }
 
-TEST(netns_own_events)
+TEST_F_TIMEOUT(dev, netns_own_events, DEV_TIMEOUT)
 {
 	int ready[2], status;
 	pid_t pid;
@@ -698,7 +711,7 @@ TEST(netns_own_events)
 }
 
 /* A network namespace of a user namespace: its own links' events only */
-TEST(userns_netns_events)
+TEST_F_TIMEOUT(dev, userns_netns_events, DEV_TIMEOUT)
 {
 	int go[2], ready[2], status;
 	pid_t pid;
@@ -730,7 +743,7 @@ TEST(userns_netns_events)
 		do {
 			char *sp;
 
-			if (next_live(&c, 10000, &msg) != 1) {
+			if (next_live(&c, EVENT_MS, &msg) != 1) {
 				failed++;
 				break;
 			}
@@ -766,7 +779,7 @@ static const char *trigger_call(const char *syspath, const char *action)
 		      syspath, action);
 }
 
-TEST(trigger_root)
+TEST_F_TIMEOUT(dev, trigger_root, DEV_TIMEOUT)
 {
 	struct vt_conn c, m;
 	const char *msg;
@@ -775,7 +788,7 @@ TEST(trigger_root)
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(1, vt_call(&c, trigger_call("/devices/virtual/mem/zero", "change"), &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
-	EXPECT_EQ(1, wait_event(&m, "change", "/devices/virtual/mem/zero", 5000, &msg));
+	EXPECT_EQ(1, wait_event(&m, "change", "/devices/virtual/mem/zero", EVENT_MS, &msg));
 
 	ASSERT_EQ(1, vt_call(&c, trigger_call("/devices/virtual/mem/zero", "explode"), &msg));
 	EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
@@ -916,7 +929,7 @@ static int userns_root(void)
 }
 
 /* Each refused Trigger leaves no uevent: the monitor's next is the fence */
-TEST(trigger_refused)
+TEST_F_TIMEOUT(dev, trigger_refused, DEV_TIMEOUT)
 {
 	struct vt_conn m;
 	const char *msg;
@@ -928,7 +941,7 @@ TEST(trigger_refused)
 	EXPECT_EQ(0, in_child(opener_root_sender_nobody, NULL));
 	EXPECT_EQ(0, in_child(opener_nobody_sender_root, NULL));
 	ASSERT_EQ(0, vt_write_file("/sys/devices/virtual/mem/zero/uevent", "change"));
-	ASSERT_EQ(1, next_live(&m, 5000, &msg));
+	ASSERT_EQ(1, next_live(&m, EVENT_MS, &msg));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.syspath",
 			       "\"/devices/virtual/mem/zero\"")) TH_LOG("%s", msg);
 	vt_close(&m);
@@ -958,7 +971,7 @@ static int lost_client(int go, int done)
 	if (write(go, "g", 1) != 1 || read(done, &b, 1) != 1)
 		return 102;
 	do
-		r = vt_recv(&c, VT_TIMEOUT_MS, &msg);
+		r = vt_recv(&c, EVENT_MS, &msg);
 	while (r == 1 && vt_continues(msg));
 	if (r != 1 || !vt_is_error(msg, IFACE ".EventsLost"))
 		return fprintf(stderr, "# %s\n", r == 1 ? msg : "no final reply"), 103;
@@ -966,7 +979,7 @@ static int lost_client(int go, int done)
 	return 0;
 }
 
-TEST(events_lost)
+TEST_F_TIMEOUT(dev, events_lost, DEV_TIMEOUT)
 {
 	char *rmem = ks_read_line("/proc/sys/net/core/rmem_max");
 	int go[2], done[2], status, i;
@@ -1015,7 +1028,7 @@ static int quota(void *arg)
 	return failed;
 }
 
-TEST(stream_quota)
+TEST_F_TIMEOUT(dev, stream_quota, DEV_TIMEOUT)
 {
 	long per_user = vt_param("max_streams_per_user", -1);
 
@@ -1023,7 +1036,7 @@ TEST(stream_quota)
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, quota, &per_user));
 }
 
-TEST(idl)
+TEST_F_TIMEOUT(dev, idl, DEV_TIMEOUT)
 {
 	struct vt_conn c;
 	const char *msg;

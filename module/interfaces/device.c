@@ -248,6 +248,9 @@ struct vdev_level {
  * @names_size: bytes allocated for @names
  * @has_uevent: the directory being listed holds a "uevent" file
  * @list_err: an allocation failed while listing
+ * @want: for a walk, whether the devices of a subsystem are wanted (NULL:
+ *	all of them); the others are not read further
+ * @want_data: for @want
  * @netdevs: the ifindexes of the net devices of @net, for a walk outside
  *	the initial network namespace
  * @n_netdevs: entries in @netdevs
@@ -272,6 +275,8 @@ struct vdev_ctx {
 	size_t names_size;
 	bool has_uevent;
 	bool list_err;
+	bool (*want)(const void *data, const char *subsystem);
+	const void *want_data;
 	int *netdevs;
 	unsigned int n_netdevs;
 	unsigned int next_netdev;
@@ -655,6 +660,8 @@ static int vdev_read_at(struct vdev_ctx *c, struct file *dir)
 	ssize_t n;
 
 	vdev_link_name(dir, "subsystem", c->subsystem);
+	if (c->want && !c->want(c->want_data, c->subsystem))
+		return -ENOENT;
 	vdev_link_name(dir, "driver", c->driver);
 	f = vdev_open_at(dir, "uevent", O_RDONLY);
 	if (IS_ERR(f))
@@ -789,6 +796,11 @@ static const struct varlink_param vdev_list_params[] = {
 		      subsystem),
 };
 
+static bool vdev_list_wants(const void *data, const char *subsystem)
+{
+	return !strcmp(data, subsystem);
+}
+
 /* List(subsystem: ?string) -> (device: ?Device) */
 static int vdev_list(struct varlink_call *call, const void *params)
 {
@@ -802,6 +814,10 @@ static int vdev_list(struct varlink_call *call, const void *params)
 	c = vdev_ctx_new(call);
 	if (!c)
 		return -ENOMEM;
+	if (p->subsystem) {
+		c->want = vdev_list_wants;
+		c->want_data = p->subsystem;
+	}
 	err = vdev_walk_start(c);
 	while (!err) {
 		err = vdev_walk_next(c);
@@ -1300,12 +1316,19 @@ static bool vdev_stream_stop(struct vdev_stream *s)
 	return stop;
 }
 
+static bool vdev_stream_wants(const void *data, const char *subsystem)
+{
+	return vdev_wanted(data, subsystem);
+}
+
 /* The replay: 0, or an error that ended the stream (@s then freed) */
 static int vdev_replay(struct vdev_stream *s)
 {
 	struct vdev_ctx *c = s->c;
 	int err;
 
+	c->want = vdev_stream_wants;
+	c->want_data = s;
 	err = vdev_walk_start(c);
 	while (!err) {
 		err = vdev_walk_next(c);
