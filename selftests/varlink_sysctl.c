@@ -1158,24 +1158,6 @@ TEST(pid_ns)
 	vt_close(&c);
 }
 
-/* Calls the core served in the sending task so far (its fast path) */
-static long long inline_calls(void)
-{
-	int fd = open("/sys/module/varlink/statistics/calls_inline",
-		      O_RDONLY | O_CLOEXEC);
-	char buf[32];
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return atoll(buf);
-}
-
 /*
  * A connection opened in the initial network namespace, and a call sent
  * from a new one: the opener's namespace answers.  Get may run in the
@@ -1184,7 +1166,7 @@ static long long inline_calls(void)
  */
 static int in_new_net_sender(void *arg)
 {
-	long long inline_before;
+	long inline_before;
 	const char *host = arg;
 	char own[32], *v;
 	struct vt_conn c;
@@ -1199,10 +1181,10 @@ static int in_new_net_sender(void *arg)
 	if (proc_set("net/core/somaxconn", own))
 		return 102;
 	failed += !KS_OK(!strcmp(proc_value("net/core/somaxconn"), own));
-	inline_before = inline_calls();
+	inline_before = vt_stat("calls_inline");
 	failed += !KS_OK(get(&c, "net.core.somaxconn", &msg, &v) == 1);
 	failed += !KS_OK(v && !strcmp(v, host));
-	failed += !KS_OK(inline_calls() == inline_before);
+	failed += !KS_OK(vt_stat("calls_inline") == inline_before);
 	vt_close(&c);
 	return failed;
 }
@@ -1210,7 +1192,7 @@ static int in_new_net_sender(void *arg)
 TEST(sender_in_other_netns)
 {
 	char *host = proc_value("net/core/somaxconn");
-	long long before = inline_calls();
+	long before = vt_stat("calls_inline");
 	struct vt_conn c;
 	const char *msg;
 	int i;
@@ -1223,12 +1205,12 @@ TEST(sender_in_other_netns)
 
 	/* from the initial namespaces, it does run in the sending task */
 	ASSERT_EQ(0, vt_open_ready(&c));
-	before = inline_calls();
+	before = vt_stat("calls_inline");
 	for (i = 0; i < 8; i++) {
 		ASSERT_EQ(1, get(&c, "net.core.somaxconn", &msg, &v));
 		EXPECT_STREQ(host, v);
 	}
-	EXPECT_LT(before, inline_calls());
+	EXPECT_LT(before, vt_stat("calls_inline"));
 	vt_close(&c);
 }
 
