@@ -3,10 +3,11 @@
  * org.kernel.device (varlink_device.ko): Get and List against /sys in the
  * same guest (the mem class's null, zero and kmsg, block devices, lo and
  * a dummy link); Monitor's events (a uevent written to a device's uevent
- * file, a dummy link added and removed), a replay then live events with
- * none lost between, a slow reader of a replay; what a client in a
- * network namespace of its own, or of a user namespace's, sees; Trigger's
- * permission matrix and bad names; the stream quota.
+ * file, a dummy link added and removed, a loop device set up), a replay
+ * then live events with none lost between, a slow reader of a replay;
+ * what a client in a network namespace of its own, or of a user
+ * namespace's, sees; Trigger's permission matrix and bad names; the
+ * stream quota.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,10 +22,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/loop.h>
 
 #include "kselftest_harness.h"
 #include "kernel_state_test.h"
@@ -532,6 +536,70 @@ TEST_F_TIMEOUT(dev, monitor_link, DEV_TIMEOUT)
 			       "\"vdmon0\""));
 	ASSERT_EQ(0, link_del("vdmon0"));
 	ASSERT_EQ(1, wait_event(&c, "remove", "/devices/virtual/net/vdmon0", EVENT_MS, &msg));
+	vt_close(&c);
+}
+
+#define LOOP0	"/devices/virtual/block/loop0"
+
+/* A block node of loop0 and a 1 MiB file to back it: 0, or -1 */
+static int loop_files(char *node, char *file)
+{
+	const char *dir = access("/tmp", W_OK) ? "" : "/tmp";
+	int fd;
+
+	sprintf(node, "%s/vdev-loop0-%d", dir, getpid());
+	sprintf(file, "%s/vdev-backing-%d", dir, getpid());
+	unlink(node);
+	if (mknod(node, S_IFBLK | 0600, makedev(7, 0)))
+		return -1;
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || ftruncate(fd, 1 << 20))
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/*
+ * A loop device set up and torn down: its "change" events, as the block
+ * layer sends them when its size changes (loop_set_size()), with its
+ * devnum and its DEVNAME.  On a kernel without loop (the debug kernels
+ * have no block layer), Get says so and nothing more is due.
+ */
+TEST_F_TIMEOUT(dev, monitor_loop, DEV_TIMEOUT)
+{
+	char node[64], file[64];
+	struct vt_conn c;
+	const char *msg;
+	int fd, back;
+
+	if (access("/sys" LOOP0, F_OK)) {
+		ASSERT_EQ(0, vt_open_ready(&c));
+		ASSERT_EQ(1, get(&c, "{\"syspath\":\"" LOOP0 "\"}", &msg));
+		EXPECT_TRUE(vt_is_error(msg, NOT_FOUND)) TH_LOG("%s", msg);
+		TH_LOG("no loop0: this kernel has no loop devices");
+		vt_close(&c);
+		return;
+	}
+	ASSERT_EQ(0, loop_files(node, file));
+	ASSERT_EQ(0, monitor_live(&c, "block"));
+	fd = open(node, O_RDWR);
+	back = open(file, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, back);
+	ASSERT_EQ(0, ioctl(fd, LOOP_SET_FD, back));
+	close(back);
+	ASSERT_EQ(1, wait_event(&c, "change", LOOP0, EVENT_MS, &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.subsystem", "\"block\""));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.devnum", "\"b7:0\""));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.devname", "\"loop0\""));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.properties.DEVTYPE",
+			       "\"disk\""));
+	/* torn down once the last opener closes, if not at once */
+	EXPECT_EQ(0, ioctl(fd, LOOP_CLR_FD));
+	close(fd);
+	EXPECT_EQ(1, wait_event(&c, "change", LOOP0, EVENT_MS, &msg));
+	EXPECT_EQ(0, unlink(node));
+	EXPECT_EQ(0, unlink(file));
 	vt_close(&c);
 }
 
