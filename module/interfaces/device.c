@@ -17,11 +17,12 @@
  * its whole path from the root of the mount, as the caller, took 45
  * times as long as userspace's.  Get and Trigger go through the core's
  * file helpers as the caller.  Each device's properties are the
- * KEY=VALUE lines of its uevent file.  Its "subsystem" and "driver" are
- * the names of the targets of the symbolic links of those names in its
- * directory: the link itself, one fixed component below the open
- * directory, is looked up there without following it and read with
- * vfs_get_link().
+ * KEY=VALUE lines of its uevent file.  Its "subsystem" is the name of
+ * the target of its symbolic link "subsystem": the link itself, one fixed
+ * component below the open directory, is looked up there without
+ * following it and read with vfs_get_link().  Its "driver" is DRIVER of
+ * its uevent file, which dev_uevent() writes whenever a driver is bound:
+ * the name its "driver" link points to, read with the file.
  *
  * Namespaces.  The core's sysfs is that of the initial network
  * namespace, and shows its net devices only.  A caller in another
@@ -130,8 +131,8 @@ static const char vdev_idl[] =
 "  subsystem: ?string,\n"
 "  # DEVTYPE, e.g. \"disk\" or \"partition\"; null if it has none.\n"
 "  devtype: ?string,\n"
-"  # The driver bound to it: the target of its \"driver\" link, or DRIVER\n"
-"  # of its uevent (of an event: DRIVER only); null if none is bound.\n"
+"  # The driver bound to it: DRIVER of its uevent, the name its \"driver\"\n"
+"  # link points to; null if none is bound.\n"
 "  driver: ?string,\n"
 "  # DEVNAME, the node devtmpfs makes under /dev, e.g. \"null\" or\n"
 "  # \"input/event0\"; null if it has none.\n"
@@ -260,7 +261,6 @@ struct vdev_level {
  * @key: the properties' keys, in @buf
  * @val: their values, in @buf
  * @subsystem: the device's subsystem
- * @driver: the device's driver
  * @syspath: the device's syspath (DEVICE_PATH_MAX + 2)
  */
 struct vdev_ctx {
@@ -285,7 +285,6 @@ struct vdev_ctx {
 	const char *key[DEVICE_PROPS_MAX];
 	const char *val[DEVICE_PROPS_MAX];
 	char subsystem[DEVICE_NAME_MAX];
-	char driver[DEVICE_NAME_MAX];
 	char syspath[DEVICE_PATH_MAX + 2];
 };
 
@@ -378,12 +377,11 @@ static const char *vdev_prop(const struct vdev_ctx *c, const char *key)
 	return NULL;
 }
 
-/* Write the Device of @c under @key: @syspath, @subsystem and @driver (or
+/* Write the Device of @c under @key: @syspath, @subsystem (or
  * NULL) and the properties parsed into @c.
  */
 static void vdev_put(struct vdev_ctx *c, const char *key,
-		     const char *syspath, const char *subsystem,
-		     const char *driver)
+		     const char *syspath, const char *subsystem)
 {
 	struct varlink_call *call = c->call;
 	const char *major = vdev_prop(c, "MAJOR");
@@ -402,10 +400,9 @@ static void vdev_put(struct vdev_ctx *c, const char *key,
 	s = vdev_prop(c, "DEVTYPE");
 	if (s)
 		varlink_put_str(call, "devtype", s);
-	if (!driver || !*driver)
-		driver = vdev_prop(c, "DRIVER");
-	if (driver)
-		varlink_put_str(call, "driver", driver);
+	s = vdev_prop(c, "DRIVER");
+	if (s)
+		varlink_put_str(call, "driver", s);
 	s = vdev_prop(c, "DEVNAME");
 	if (s)
 		varlink_put_str(call, "devname", s);
@@ -452,8 +449,8 @@ static void vdev_link_name(struct file *dir, const char *name, char *out)
 }
 
 /* Read the device at @rel (a path relative to sysfs, "devices/...") as
- * the caller: its links into @c->subsystem and @c->driver, its uevent
- * file parsed into @c.  Return: 0, -ENOENT if it is no device, or an
+ * the caller: its subsystem link into @c->subsystem, its uevent file
+ * parsed into @c.  Return: 0, -ENOENT if it is no device, or an
  * error of the core's file helpers.
  */
 static int vdev_read(struct vdev_ctx *c, const char *rel)
@@ -467,7 +464,6 @@ static int vdev_read(struct vdev_ctx *c, const char *rel)
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	vdev_link_name(dir, "subsystem", c->subsystem);
-	vdev_link_name(dir, "driver", c->driver);
 	fput(dir);
 
 	if (snprintf(name, sizeof(c->syspath), "%s/uevent", rel) >=
@@ -517,7 +513,6 @@ static int vdev_netdev(struct vdev_ctx *c, int ifindex)
 	strscpy(c->syspath, path, sizeof(c->syspath));
 	kfree(path);
 	strscpy(c->subsystem, "net", sizeof(c->subsystem));
-	c->driver[0] = '\0';
 	vdev_parse(c, c->buf, len, '\n');
 	return 0;
 }
@@ -662,7 +657,6 @@ static int vdev_read_at(struct vdev_ctx *c, struct file *dir)
 	vdev_link_name(dir, "subsystem", c->subsystem);
 	if (c->want && !c->want(c->want_data, c->subsystem))
 		return -ENOENT;
-	vdev_link_name(dir, "driver", c->driver);
 	f = vdev_open_at(dir, "uevent", O_RDONLY);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
@@ -837,7 +831,7 @@ static int vdev_list(struct varlink_call *call, const void *params)
 				return 0;
 			}
 		}
-		vdev_put(c, "device", c->syspath, c->subsystem, c->driver);
+		vdev_put(c, "device", c->syspath, c->subsystem);
 		pending = true;
 	}
 	vdev_ctx_free(c);
@@ -1087,7 +1081,7 @@ static int vdev_get(struct varlink_call *call, const void *params)
 		}
 	}
 	if (!err) {
-		vdev_put(c, "device", c->syspath, c->subsystem, c->driver);
+		vdev_put(c, "device", c->syspath, c->subsystem);
 		varlink_reply(call);
 	} else if (err == -ENOENT || err == -ENOTDIR || err == -ELOOP ||
 		   err == -EINVAL || err == -ENAMETOOLONG) {
@@ -1346,7 +1340,7 @@ static int vdev_replay(struct vdev_stream *s)
 			return -ECANCELED;
 		varlink_open_object(c->call, "event");
 		varlink_put_str(c->call, "action", "exists");
-		vdev_put(c, "device", c->syspath, c->subsystem, c->driver);
+		vdev_put(c, "device", c->syspath, c->subsystem);
 		varlink_close_object(c->call);
 		if (vdev_stream_send(s))
 			return -ECANCELED;
@@ -1430,7 +1424,7 @@ static int vdev_live(struct vdev_stream *s)
 		if (seq && !kstrtou64(seq, 10, &seqnum))
 			varlink_put_u64(c->call, "seqnum", seqnum);
 		vdev_put(c, "device", vdev_prop(c, "DEVPATH"),
-			 vdev_prop(c, "SUBSYSTEM"), NULL);
+			 vdev_prop(c, "SUBSYSTEM"));
 		varlink_close_object(c->call);
 		if (vdev_stream_send(s))
 			return -ECANCELED;
