@@ -551,7 +551,8 @@ static int call_send(struct varlink_call *call, const char *error,
 		err = vl_jsonw_error(w);
 	else if (!test_bit(VL_CALL_ONEWAY, &call->flags) &&
 		 !test_bit(VL_CALL_GONE, &call->flags))
-		err = vl_conn_send(call->conn, msg, len + 1);
+		err = vl_conn_send(call->conn, msg, len + 1,
+				   continues && READ_ONCE(call->runner) == current);
 	if (w->buf && w->buf != call->reply)
 		vl_stat_inc(allocations);	/* it outgrew @reply */
 	/* the next reply, if there is one: call_finish() may write another */
@@ -565,7 +566,12 @@ static int call_send(struct varlink_call *call, const char *error,
  * @call: a call made with "more" to a method with VARLINK_MORE
  *
  * Sends the parameters written since the last reply, with
- * "continues": true.  The call is not finished.
+ * "continues": true.  The call is not finished.  Sent from the method's
+ * callback itself, the reply may be held back, up to 8 KiB of replies,
+ * to go out with the next ones in one write, until the callback sends
+ * its final reply or returns: a stream that waits for events in between
+ * returns -EINPROGRESS and replies from its own work, whose replies go
+ * out at once.
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if the call was not made with "more" (nothing is

@@ -36,7 +36,9 @@
  * Batching: while the next message has been read already, the reply to
  * the current one is held back in the output queue (up to VL_CONN_BUF),
  * so that a client that pipelines its calls gets their replies with one
- * sendmsg() instead of one each.
+ * sendmsg() instead of one each; so are the replies of a stream that
+ * its method's callback sends in a loop, until it waits, finishes or
+ * returns (vl_conn_send()).
  *
  * Backpressure: a new message is read only when no call is in flight and
  * every reply has been handed to the socket (or is held back, as above).
@@ -353,7 +355,8 @@ static int tx_reserve(struct vl_conn *conn, size_t len)
 /* Send @msg, or queue what the socket does not take now (see
  * vl_conn_send()).  Return: 0, or a negative errno to close.
  */
-static int tx_send(struct vl_conn *conn, const char *msg, size_t len)
+static int tx_send(struct vl_conn *conn, const char *msg, size_t len,
+		   bool hold)
 {
 	size_t queued = conn->tx_len - conn->tx_off;
 	bool cork;
@@ -364,7 +367,7 @@ static int tx_send(struct vl_conn *conn, const char *msg, size_t len)
 	if (queued + len > vl_config.max_output)
 		return -ENOBUFS;
 	/* only the reader's own task may see conn->cork */
-	cork = READ_ONCE(conn->server) == current && conn->cork &&
+	cork = (hold || (READ_ONCE(conn->server) == current && conn->cork)) &&
 	       queued + len <= VL_CONN_BUF;
 	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
 		/* the end of a batch: all of it in one write */
@@ -403,17 +406,23 @@ static int tx_send(struct vl_conn *conn, const char *msg, size_t len)
  * @conn: the connection
  * @msg: the message, its NUL included
  * @len: bytes of @msg
+ * @hold: more messages follow at once: hold this one back for them
  *
- * The connection's reader holds its replies back, up to VL_CONN_BUF
- * bytes, while the client's next message is already read: a client that
- * pipelines its calls gets their replies in one go.
+ * Messages are held back, up to VL_CONN_BUF bytes, to go out with the
+ * next one in one write: the replies of a stream that its method's
+ * callback sends (@hold), until they fill VL_CONN_BUF, or the callback
+ * sends its final reply or returns; and the
+ * connection reader's replies while the client's next message is read
+ * already, so that a client that pipelines its calls gets their replies
+ * in one go.  conn_serve() sends what is held once the callback returns.
  *
  * Context: process context.
  * Return: 0; -ECONNRESET if the connection is closing; -ENOBUFS if the
  * output queue would pass max_output, or -ENOMEM: the connection is then
  * closed.
  */
-int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
+int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len,
+		 bool hold)
 {
 	struct mem_cgroup *old_memcg;
 	int err;
@@ -424,7 +433,7 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len)
 		return -ECONNRESET;
 	}
 	old_memcg = set_active_memcg(conn->peer.memcg);
-	err = tx_send(conn, msg, len);
+	err = tx_send(conn, msg, len, hold);
 	set_active_memcg(old_memcg);
 	if (err) {
 		pr_debug_ratelimited("closing a connection: output queue (%d)\n",
@@ -444,10 +453,11 @@ static bool tx_abandoned(struct vl_conn *conn)
 	       (READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN);
 }
 
-/* Send what is queued, if the socket takes it.  Return: the bytes still
- * queued, or a negative errno once the connection is closing.
+/* Send what is queued, if the socket takes it and more than @low bytes
+ * are queued.  Return: the bytes still queued, or a negative errno once
+ * the connection is closing.
  */
-static ssize_t tx_drain(struct vl_conn *conn)
+static ssize_t tx_drain(struct vl_conn *conn, size_t low)
 {
 	struct mem_cgroup *old_memcg;
 	ssize_t ret;
@@ -456,6 +466,12 @@ static ssize_t tx_drain(struct vl_conn *conn)
 	if (tx_abandoned(conn)) {
 		mutex_unlock(&conn->lock);
 		return -ECONNRESET;
+	}
+	ret = conn->tx_len - conn->tx_off;
+	if (ret <= low) {
+		/* replies held back for a batch stay so */
+		mutex_unlock(&conn->lock);
+		return ret;
 	}
 	old_memcg = set_active_memcg(conn->peer.memcg);
 	ret = tx_flush(conn);
@@ -474,11 +490,12 @@ static ssize_t tx_drain(struct vl_conn *conn)
  * @conn: the connection
  * @call_flags: the flags of the call that waits, for VL_CALL_CANCELLED
  *
- * Paced streams (varlink_reply_wait()): the output queue is flushed here
- * as the client reads, since the connection's io_work may be the very
- * task that waits, and the wait ends once at most half of max_output is
- * left queued.  The socket's write_space and state_change callbacks, a
- * close and the call's cancellation wake it.
+ * Paced streams (varlink_reply_wait()): while more than half of
+ * max_output is queued, the output queue is flushed here as the client
+ * reads, since the connection's io_work may be the very task that waits,
+ * and the wait ends once at most half of max_output is left queued.
+ * The socket's write_space and state_change callbacks, a close and the
+ * call's cancellation wake it.
  *
  * Context: process context, may sleep; not under the connection's @lock.
  * Return: 0; -ECANCELED if the call was cancelled, -ECONNRESET if the
@@ -492,7 +509,7 @@ int vl_conn_wait_output(struct vl_conn *conn, const unsigned long *call_flags)
 	for (;;) {
 		if (test_bit(VL_CALL_CANCELLED, call_flags))
 			return -ECANCELED;
-		queued = tx_drain(conn);
+		queued = tx_drain(conn, low);
 		if (queued < 0)
 			return queued;
 		if (queued <= low)

@@ -165,7 +165,9 @@ static void call_run(struct varlink_call *call, void *params)
 	/* the call may be finished and freed by the time this returns */
 	vl_call_get(call);
 	vl_conn_call_start(call->conn, call);
+	WRITE_ONCE(call->runner, current);
 	ret = m->call(call, params);
+	WRITE_ONCE(call->runner, NULL);
 	module_put(owner);
 
 	if (ret == -EINPROGRESS) {

@@ -57,7 +57,8 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq);
 void vl_conn_shutdown_all(void);
 void vl_conn_get(struct vl_conn *conn);
 void vl_conn_put(struct vl_conn *conn);
-int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len);
+int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len,
+		 bool hold);
 int vl_conn_wait_output(struct vl_conn *conn, const unsigned long *call_flags);
 void vl_conn_wake_output(struct vl_conn *conn);
 void vl_conn_close(struct vl_conn *conn);
@@ -178,6 +179,8 @@ enum {
  * @stream_node: on streams.c's list while VL_CALL_STREAM is set
  * @stream_user: varlink_call_user(), for streams.c
  * @stream_tenant: varlink_call_tenant(), for streams.c
+ * @runner: the task in the method's callback, while it runs: its
+ *	replies with "continues" are batched (vl_conn_send())
  * @w: the next reply, written up to its parameters, an open object
  * @params: the decoded parameters, if they fit
  * @reply: @w's buffer, while the reply fits
@@ -205,6 +208,7 @@ struct varlink_call {
 	struct list_head stream_node;
 	kuid_t stream_user;
 	const void *stream_tenant;
+	struct task_struct *runner;
 	struct vl_jsonw w;
 	u64 params[VL_CALL_PARAMS_INLINE / sizeof(u64)];
 	char reply[VL_CALL_REPLY_INLINE];

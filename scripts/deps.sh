@@ -11,7 +11,8 @@ pkgs_lint="linux-source-6.1 sparse xz-utils perl git python3-docutils python3-py
 pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
 # the Debian kernels besides the stock one (debian-kernel.sh)
 pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
-pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev"
+# e2fsprogs: the built-in kernel's root disk (boot-disk.sh)
+pkgs_debug="linux-source-6.1 xz-utils bc bison flex libssl-dev e2fsprogs"
 pkgs_run="$pkgs_vm"
 pkgs_host="gcc clang libclang-rt-14-dev"
 # linux-perf: the profile of make bench, perf run in the VM; binutils:

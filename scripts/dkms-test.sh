@@ -9,7 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-want="varlink.ko varlink_example.ko varlink_log.ko varlink_memory.ko varlink_network.ko varlink_process.ko varlink_sysctl.ko varlink_system.ko"
+want="varlink.ko varlink_device.ko varlink_example.ko varlink_log.ko varlink_memory.ko varlink_network.ko varlink_process.ko varlink_sysctl.ko varlink_system.ko"
 for series in "$@"; do
 	if ! dir=$("$KVARLINK_TOP/scripts/debian-kernel.sh" "$series"); then
 		tap_result 1 "dkms $series: the kernel and its root are fetched"

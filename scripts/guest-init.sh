@@ -6,9 +6,11 @@
 #   check  load the modules, run KUnit and the kselftest target, unload,
 #          then check kmemleak, lockdep and taint
 #   builtin  the built-in kernel (CONFIG_VARLINK=y), after its PID 1,
-#          varlink_first_call, has called the kernel before anything was
-#          mounted: report that, load the test modules, run the kselftest
-#          target, unload them, check as "check" does
+#          varlink_boot_root, has found and mounted its root disk over
+#          varlink with nothing mounted, and varlink_first_call (which it
+#          execs) has called the kernel: report both, load the test
+#          modules, run the kselftest target, unload them, check as
+#          "check" does
 #   fault  the fault run (debug kernel): load the modules, run selftests
 #          while failslab fails allocations made on behalf of our modules,
 #          then check that new clients are served, unload and check as
@@ -330,10 +332,41 @@ step_first_call() {
 		return 1
 	fi
 }
+# The early-boot demonstration (varlink_boot_root, PID 1 before /init):
+# its TAP, every test passed, as many as planned; what it read over
+# varlink is what /proc and /sys say now; its start line is in the log
+# (vm.sh checks on the host that it reached the console).
+step_boot_root() {
+	local tap=/boot-root.tap plan got id dev want fail=0
+	if ! [ -s $tap ]; then
+		diag "varlink_boot_root left no results"
+		return 1
+	fi
+	nest <$tap
+	plan=$(sed -n 's/^1\.\.//p' $tap)
+	got=$(grep -c '^ok ' $tap)
+	[ -n "$plan" ] && [ "$got" -eq "$plan" ] || fail=1
+	id=$(sed -n 's/^# kernel.random.boot_id=//p' $tap)
+	if [ "$id" != "$(cat /proc/sys/kernel/random/boot_id)" ]; then
+		diag "boot_id: \"$id\" over varlink, $(cat /proc/sys/kernel/random/boot_id) in /proc"
+		fail=1
+	fi
+	dev=$(sed -n 's/^# root=\([a-z0-9]*\) devnum=b\([0-9:]*\) .*/\1 \2/p' $tap)
+	want=$(cat "/sys/class/block/${dev%% *}/dev" 2>/dev/null)
+	if [ -z "$dev" ] || [ "${dev#* }" != "$want" ]; then
+		diag "root disk \"$dev\" over varlink, /sys/class/block has \"$want\""
+		fail=1
+	fi
+	if ! dmesg | grep -q "kvarlink-boot: up, PID 1,"; then
+		diag "no \"kvarlink-boot: up\" line in the kernel log"
+		fail=1
+	fi
+	return $fail
+}
 # the listener came up before PID 1 ran
 step_listening_before_init() {
 	dmesg | awk '/varlink: listening on @/ { l = 1 }
-		/Run \/init as init process/ { r = l; exit } END { exit !r }'
+		/Run \/[a-z_]* as init process/ { r = l; exit } END { exit !r }'
 }
 step_built_in() {
 	[ -d /sys/module/varlink ] && [ ! -e /sys/module/varlink/initstate ]
@@ -347,7 +380,7 @@ step_statistics() {
 step_socket_stays() { socket_live; }
 
 builtin_run() {
-	local steps="first_call listening_before_init built_in statistics"
+	local steps="boot_root first_call listening_before_init built_in statistics"
 	steps="$steps load kselftest unload socket_stays"
 	has kmemleak && steps="$steps kmemleak"
 	has lockdep && steps="$steps lockdep"

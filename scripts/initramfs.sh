@@ -5,9 +5,11 @@
 # Usage: [EXTRA_MODULES="a.ko b.ko"] [EXTRA_ROOT=DIR] initramfs.sh MODULE_DIR
 #        TESTS_DIR OUTPUT.cpio
 # EXTRA_ROOT: a tree copied over the root (make bench: perf and its libraries).
-# The built-in kernel's: FIRST_CALL=PROGRAM is PID 1, which runs
-# guest-init.sh as /guest-init.sh, and KSELFTEST=DIR (an installed
-# kselftest target, run_kselftest.sh and all) goes to /kselftest.
+# The built-in kernel's: FIRST_CALL=PROGRAM is PID 1 (/init), which runs
+# guest-init.sh as /guest-init.sh; BOOT_ROOT=PROGRAM goes to
+# /varlink_boot_root, the PID 1 of rdinit=/varlink_boot_root, which execs
+# /init; KSELFTEST=DIR (an installed kselftest target, run_kselftest.sh
+# and all) goes to /kselftest.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +21,7 @@ mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,modules,tests,root}
 cp /bin/busybox "$root/bin/busybox"
 if [ -n "${FIRST_CALL:-}" ]; then
 	cp "$FIRST_CALL" "$root/init"
+	[ -z "${BOOT_ROOT:-}" ] || cp "$BOOT_ROOT" "$root/varlink_boot_root"
 	cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/guest-init.sh"
 else
 	cp "$KVARLINK_TOP/scripts/guest-init.sh" "$root/init"

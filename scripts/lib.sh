@@ -106,6 +106,8 @@ vm_kernel() {
 		image=/boot/vmlinuz-$rel
 		dir=/lib/modules/$rel/kernel/drivers/net
 		extra_modules="$dir/dummy.ko $dir/veth.ko"
+		# varlink_device compares a loop device with /sys
+		[ -e "$dir/../block/loop.ko" ] && extra_modules="$extra_modules $dir/../block/loop.ko"
 		varlink_debug=
 		;;
 	6.12|7.3)

@@ -70,6 +70,11 @@ debug) args="kvarlink.expect=kunit,kmemleak,lockdep" ;;
 kcsan) args="kvarlink.expect=kcsan,kmemleak,lockdep" ;;
 builtin) args="kvarlink.expect=kmemleak,lockdep varlink.max_connections=1024" ;;
 esac
+# The built-in kernel's PID 1 is first varlink_boot_root, the early-boot
+# demonstration: it finds its root disk (root=, a virtio disk that
+# boot-disk.sh makes) over varlink and mounts it, then execs /init
+# (varlink_first_call); its start line must reach the console (below).
+[ "$kernel" != builtin ] || args="$args root=vda rdinit=/varlink_boot_root"
 case "$kernel" in
 debug|kcsan) args="$args kvarlink.params=max_connections=1024" ;;
 esac
@@ -109,12 +114,14 @@ if [ "$kernel" = builtin ]; then
 	make -s -C "$(ktree_src)/tools/testing/selftests" O="$kdir" \
 		TARGETS=varlink KSFT_INSTALL_PATH="$out/kselftest" install >/dev/null
 	make -s -C "$KVARLINK_TOP/selftests/boot" OUTPUT="$out/boot"
+	"$KVARLINK_TOP/scripts/boot-disk.sh" "$out/boot-disk.img"
 	if [ -z "$tests" ]; then
 		tests=$(sed -n 's/^varlink://p' "$out/kselftest/kselftest-list.txt" |
 			grep -vxF "$(printf '%s\n' $BUILTIN_EXCLUDED)")
 		args="${args:+$args }kvarlink.tests=$(echo $tests | tr ' ' ,)"
 	fi
-	FIRST_CALL="$out/boot/varlink_first_call" KSELFTEST="$out/kselftest" \
+	FIRST_CALL="$out/boot/varlink_first_call" BOOT_ROOT="$out/boot/varlink_boot_root" \
+		KSELFTEST="$out/kselftest" \
 		"$KVARLINK_TOP/scripts/initramfs.sh" "$modules" \
 		/nonexistent "$out/initramfs.cpio"
 else
@@ -139,6 +146,8 @@ else
 fi
 
 vm_qemu "$image" "$out/initramfs.cpio" "$mode" 2 "$args"
+[ "$kernel" != builtin ] ||
+	qemu+=(-drive file="$out/boot-disk.img",if=virtio,format=raw,readonly=on)
 rm -f "$out/result.txt" "$out/console.log"
 
 case "$mode" in
@@ -157,3 +166,9 @@ shell)
 	;;
 *) die "unknown mode '$mode'" ;;
 esac
+# the early-boot demonstration's PID 1 wrote its start line with
+# org.kernel.log.Write: it must have reached the serial console
+if [ "$kernel" = builtin ] && [ "$mode" != shell ] &&
+	! tr -d '\r' <"$out/console.log" | grep -q "kvarlink-boot: up"; then
+	die "the console has no \"kvarlink-boot: up\" line from varlink_boot_root (PID 1)"
+fi

@@ -256,6 +256,56 @@ TEST(per_user_share)
 	EXPECT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
 }
 
+/*
+ * The replies a callback sends in a loop go out in batches: 400 short
+ * replies of Replay (paced) and of Count (not) take a few writes to the
+ * socket each (statistics/sends), not one each, and arrive whole and in
+ * order.  Nothing else runs meanwhile, but a write or two more may count.
+ */
+TEST(callback_replies_batched)
+{
+	static const char *const calls[] = {
+		VT_MORE("Replay", "{\"n\":400,\"size\":0}"),
+		VT_MORE("Count", "{\"n\":400}"),
+	};
+	struct vt_conn c;
+	unsigned int k;
+	long sends;
+
+	for (k = 0; k < 2; k++) {
+		ASSERT_EQ(0, vt_open_ready(&c));
+		sends = vt_stat("sends");
+		ASSERT_LE(0, sends);
+		ASSERT_EQ(0, vt_send(&c, calls[k]));
+		EXPECT_EQ(400, read_replay(c.fd, 400, 0, 4096)) TH_LOG("%s", calls[k]);
+		sends = vt_stat("sends") - sends;
+		EXPECT_LE(2, sends);
+		EXPECT_GE(20, sends) TH_LOG("%s", calls[k]);
+		vt_close(&c);
+	}
+}
+
+/*
+ * A stream that replies from its own work (Monitor) is not held back:
+ * its ticks, one a second, arrive one by one, the first at once.
+ */
+TEST(work_replies_not_held)
+{
+	struct vt_conn c;
+	const char *msg;
+	long long start;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	start = vt_now_ms();
+	ASSERT_EQ(0, vt_send(&c, VT_MORE("Monitor", "{\"interval_ms\":1000}")));
+	ASSERT_EQ(1, vt_recv(&c, 5000, &msg));
+	EXPECT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
+	EXPECT_GT(5000, vt_now_ms() - start);
+	ASSERT_EQ(1, vt_recv(&c, 5000, &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.tick", "2")) TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
 /* Without "more" Replay is refused before anything counts. */
 TEST(needs_more)
 {

@@ -4,7 +4,7 @@
 # with its own loader and libraries) against the kernel: info, the
 # interfaces and their methods, introspection, a call of every method of
 # org.kernel.system, .process, .network, .log, .sysctl, .memory,
-# .pressure and .example checked against /proc, /sys, /dev/kmsg and the
+# .pressure, .device and .example checked against /proc, /sys, /dev/kmsg and the
 # inputs, PermissionDenied for nobody, error replies, a MonitorLinks
 # stream while a link changes, a log stream that follows, a PSI trigger
 # set, --oneway, --collect and ExpectedMore.  Runs as root; prints TAP,
@@ -94,7 +94,7 @@ check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 
 expected="org.varlink.service org.kernel.varlink org.kernel.system
 org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl
-org.kernel.memory org.kernel.pressure org.kernel.example
+org.kernel.memory org.kernel.pressure org.kernel.device org.kernel.example
 org.varlink.certification org.kernel.varlink.test"
 run list-interfaces "$addr"
 cp "$t.out" "$t.ifaces"
@@ -122,13 +122,15 @@ methods_of() {
 	org.kernel.sysctl) echo Get List Set ;;
 	org.kernel.memory) echo Get GetStatistics ;;
 	org.kernel.pressure) echo Get Monitor ;;
+	org.kernel.device) echo Get List Monitor Trigger ;;
 	org.kernel.example) echo Count Hello ;;
 	esac
 }
 
 for i in org.varlink.service org.kernel.varlink org.kernel.system \
 	 org.kernel.process org.kernel.network org.kernel.log org.kernel.sysctl \
-	 org.kernel.memory org.kernel.pressure org.kernel.example; do
+	 org.kernel.memory org.kernel.pressure org.kernel.device \
+	 org.kernel.example; do
 	run list-methods "$addr" "$i"
 	want=$(for m in $(methods_of "$i"); do echo "$i.$m"; done | sort)
 	check "list-methods $i: $(methods_of "$i")" eval '[ $rc -eq 0 ] &&
@@ -505,6 +507,57 @@ as_nobody org.kernel.sysctl.Set '{"name":"vm.swappiness","value":"18"}'
 check "sysctl Set as nobody: PermissionDenied, the value stays" eval '
 	got_error org.varlink.service.PermissionDenied &&
 	[ "$(cat /proc/sys/vm/swappiness)" = "$old" ]'
+
+# --- org.kernel.device ----------------------------------------------------
+
+call org.kernel.device.Get '{"syspath":"/devices/virtual/mem/null"}'
+check "device.Get /devices/virtual/mem/null: its uevent file and links" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr subsystem)" = "$(basename "$(readlink /sys/devices/virtual/mem/null/subsystem)")" ] &&
+	[ "$(jstr devnum)" = "c$(cat /sys/devices/virtual/mem/null/dev)" ] &&
+	[ "$(jstr DEVNAME)" = "$(sed -n "s/^DEVNAME=//p" /sys/devices/virtual/mem/null/uevent)" ] &&
+	[ "$(jstr DEVMODE)" = "$(sed -n "s/^DEVMODE=//p" /sys/devices/virtual/mem/null/uevent)" ]'
+echo "# varlinkctl call unix:@org.kernel.varlink org.kernel.device.Get '{\"devnum\":\"c1:3\"}'"
+run call --json=short "$addr" org.kernel.device.Get '{"devnum":"c1:3"}'
+sed 's/^/# /' "$t.out"
+check "device.Get c1:3: /devices/virtual/mem/null" eval '[ $rc -eq 0 ] &&
+	[ "$(jstr syspath)" = /devices/virtual/mem/null ]'
+run call --more --json=short "$addr" org.kernel.device.List '{}'
+ndev=$(find /sys/devices -name uevent -type f | wc -l)
+check "device.List --more: one reply per uevent file of /sys/devices ($ndev)" eval '
+	[ $rc -eq 0 ] && [ "$(grep -c "\"syspath\":" "$t.out")" = "$ndev" ]'
+run call --more --json=short "$addr" org.kernel.device.List '{"subsystem":"mem"}'
+echo "# varlinkctl call --more unix:@org.kernel.varlink org.kernel.device.List '{\"subsystem\":\"mem\"}'"
+tr -d '\036' <"$t.out" | head -n 3 | sed 's/^/# /'
+check "device.List --more mem: the links of /sys/class/mem" eval '
+	[ $rc -eq 0 ] && [ "$(grep -c "\"syspath\":" "$t.out")" = "$(ls /sys/class/mem | wc -l)" ]'
+run_err org.kernel.device.List '{}'
+check "device.List without --more: ExpectedMore" eval '
+	got_error org.varlink.service.ExpectedMore'
+run_err org.kernel.device.Get '{"syspath":"/devices/virtual/mem/nope"}'
+check "device.Get of no device: DeviceNotFound" eval '
+	got_error org.kernel.device.DeviceNotFound'
+mon=$t.devmon
+timeout 10 "$vctl" call --more --json=short "$addr" org.kernel.device.Monitor \
+	'{"subsystems":["mem"],"replay":true}' </dev/null >"$mon" 2>"$mon.err" &
+dpid=$!
+wait_for 10 grep -q '"exists"' "$mon"
+echo change >/sys/devices/virtual/mem/zero/uevent
+seq=$(cat /sys/kernel/uevent_seqnum)
+check "device.Monitor --more: the replay, then the uevent written" eval '
+	wait_for 8 grep -q "\"action\":\"change\",\"seqnum\":$seq," "$mon" &&
+	grep -q "\"action\":\"exists\"" "$mon"'
+echo "# varlinkctl call --more unix:@org.kernel.varlink org.kernel.device.Monitor '{\"subsystems\":[\"mem\"],\"replay\":true}'"
+tr -d '\036' <"$mon" | grep -e '"change"' -e '/mem/null"' | sed 's/^/# /'
+kill -TERM $dpid
+wait $dpid
+seq0=$(cat /sys/kernel/uevent_seqnum)
+as_nobody org.kernel.device.Trigger '{"syspath":"/devices/virtual/mem/null","action":"change"}'
+check "device.Trigger as nobody: PermissionDenied, no uevent" eval '
+	got_error org.varlink.service.PermissionDenied &&
+	[ "$(cat /sys/kernel/uevent_seqnum)" = "$seq0" ]'
+call org.kernel.device.Trigger '{"syspath":"/devices/virtual/mem/null","action":"change"}'
+check "device.Trigger change as root: one more uevent" eval '[ $rc -eq 0 ] &&
+	[ "$(cat /sys/kernel/uevent_seqnum)" -gt "$seq0" ]'
 
 # --- org.kernel.example ---------------------------------------------------
 

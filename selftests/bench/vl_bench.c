@@ -5,7 +5,7 @@
  * a server it cannot reach is reported as n/a).
  *
  *   vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]
- *                [-M] [-S] [-T] [-x]
+ *                [-D] [-M] [-S] [-T] [-x]
  *   vl-bench load TARGET SECONDS
  *   vl-bench raw-server NAME
  *
@@ -54,6 +54,13 @@
  * takes total, free and available out of the reply's JSON.  Each gives
  * the numbers a monitoring agent wants, both ways.
  *
+ * Then org.kernel.device (varlink_device.ko; -D skips it): List of every
+ * device on one connection against what it replaces, a walk of the
+ * devices of /sys/class (CLASS/NAME/uevent, every file read); and the
+ * time from a Monitor call to its first live event (a "change" written
+ * to the uevent file of /dev/null, again every millisecond until one
+ * comes), and from a write to its event on a stream that is live.
+ *
  * Prints progress to stderr, the tables and "result" lines to stdout.
  */
 #define _GNU_SOURCE
@@ -61,6 +68,8 @@
 #include <fcntl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <dirent.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -92,6 +101,13 @@
 			"\"parameters\":{\"name\":\"kernel.random.boot_id\"}}"
 #define BOOT_ID_PATH	"/proc/sys/kernel/random/boot_id"
 #define MEMINFO_CALL	"{\"method\":\"org.kernel.memory.Get\"}"
+#define DEVICE_LIST_CALL "{\"method\":\"org.kernel.device.List\",\"more\":true," \
+			 "\"parameters\":{}}"
+#define DEVICE_WALK_CALL "{\"method\":\"org.kernel.device.List\",\"more\":true," \
+			 "\"parameters\":{\"subsystem\":\"none\"}}"
+#define DEVICE_MONITOR_CALL "{\"method\":\"org.kernel.device.Monitor\"," \
+			    "\"more\":true,\"parameters\":{\"subsystems\":[\"mem\"]}}"
+#define DEVICE_UEVENT	"/sys/devices/virtual/mem/null/uevent"
 
 #define PIPE_DEPTH	16
 #define MAX_CONNS	64
@@ -177,6 +193,7 @@ static bool opt_memory = true;
 static bool opt_throughput = true;
 static bool opt_stats = true;
 static bool opt_sysctl = true;
+static bool opt_device = true;
 static const char *opt_targets;	/* comma-separated ids, or NULL for all */
 static int opt_server_cpu = -1;	/* pin the userspace servers there */
 
@@ -1634,6 +1651,228 @@ static int meminfo_table(void)
 	return failed;
 }
 
+/* ---- org.kernel.device: List against a walk of /sys/class ---- */
+
+/* One walk of /sys/class/X/Y/uevent, every file read; devices, or -1 */
+static int device_walk(char *buf)
+{
+	DIR *classes = opendir("/sys/class"), *dir;
+	struct dirent *c, *d;
+	char path[PATH_MAX];
+	int n = 0, fd;
+
+	if (!classes)
+		return -1;
+	while ((c = readdir(classes))) {
+		if (c->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/%s", c->d_name);
+		dir = opendir(path);
+		while (dir && (d = readdir(dir))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/sys/class/%s/%s/uevent",
+				 c->d_name, d->d_name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			while (read(fd, buf, BUF_SIZE) > 0)
+				;
+			close(fd);
+			n++;
+		}
+		if (dir)
+			closedir(dir);
+	}
+	closedir(classes);
+	return n;
+}
+
+/*
+ * Read replies on @fd until one without "continues"; how many had a
+ * @key, or -1.  @buf holds BUF_SIZE bytes, one message at a time.
+ */
+static int read_stream(int fd, char *buf, const char *key, bool first_only)
+{
+	size_t len = 0;
+	int n = 0;
+
+	for (;;) {
+		char *nul;
+		ssize_t r;
+
+		nul = len ? memchr(buf, '\0', len) : NULL;
+		if (nul) {
+			size_t mlen = nul - buf + 1;
+			bool more = strstr(buf, "\"continues\":true");
+
+			n += !!strstr(buf, key);
+			if (!more || first_only)
+				return strstr(buf, "\"error\"") ? -1 : n;
+			memmove(buf, buf + mlen, len - mlen);
+			len -= mlen;
+			continue;
+		}
+		if (len >= BUF_SIZE - 1)
+			return -1;
+		r = recv(fd, buf + len, BUF_SIZE - 1 - len, 0);
+		if (r <= 0)
+			return -1;
+		len += r;
+	}
+}
+
+/* One List on @fd, of every device or (@none) of a subsystem there is
+ * not: the walk alone; devices, or -1
+ */
+static int device_list(int fd, char *buf, bool none)
+{
+	const char *call = none ? DEVICE_WALK_CALL : DEVICE_LIST_CALL;
+
+	if (write_all(fd, call, strlen(call) + 1))
+		return -1;
+	return read_stream(fd, buf, "\"syspath\":", false);
+}
+
+/* Walks or Lists for opt_seconds: per second, and ms each, into @r */
+static void device_run(int kernel, struct result *r, int *devices)
+{
+	char *buf = xcalloc(1, BUF_SIZE);
+	struct samples lat = { 0 };
+	long long t0, t1, start, deadline;
+	int fd = -1, n = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (kernel) {
+		fd = unix_connect(KERNEL_NAME);
+		if (fd < 0)
+			n = -1;
+	}
+	start = now_ns();
+	deadline = start + (long long)(opt_seconds * NSEC);
+	for (t1 = start; n >= 0 && (t1 < deadline || !lat.n); ) {
+		t0 = t1;
+		n = kernel ? device_list(fd, buf, kernel == 2) : device_walk(buf);
+		t1 = now_ns();
+		sample_add(&lat, t1 - t0);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (n >= 0 && lat.n) {
+		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
+		r->ok = true;
+		r->n = lat.n;
+		r->rate = lat.n * (double)NSEC / (t1 - start);
+		r->p50 = lat.v[lat.n / 2] / 1000.0;
+		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+		*devices = n;
+	}
+	free(lat.v);
+	free(buf);
+}
+
+/*
+ * The time from a Monitor call to its first live event, "change" written
+ * to DEVICE_UEVENT every millisecond until one comes (@subscribe), or
+ * from one write to its event on a stream that is live; microseconds, or
+ * -1.
+ */
+static double device_event_us(int fd, char *buf, bool subscribe)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	long long t0 = now_ns(), deadline = t0 + 10 * NSEC;
+	int ufd;
+
+	if (subscribe &&
+	    write_all(fd, DEVICE_MONITOR_CALL, sizeof(DEVICE_MONITOR_CALL)))
+		return -1;
+	ufd = open(DEVICE_UEVENT, O_WRONLY | O_CLOEXEC);
+	if (ufd < 0)
+		return -1;
+	do {
+		if (write(ufd, "change", 6) != 6)
+			break;
+		if (poll(&pfd, 1, 1) == 1) {
+			close(ufd);
+			if (read_stream(fd, buf, "\"change\"", true) != 1)
+				return -1;
+			return (now_ns() - t0) / 1000.0;
+		}
+	} while (now_ns() < deadline);
+	close(ufd);
+	return -1;
+}
+
+static int device_table(void)
+{
+	static const char *const ids[] = {
+		"sysfs-class-walk", "kernel-device-list", "kernel-device-none",
+	};
+	struct result r[3][MAX_REPS];
+	double rate[MAX_REPS], p50[MAX_REPS], first[MAX_REPS], live[MAX_REPS];
+	double med[3][2] = { { 0 } };
+	char *buf = xcalloc(1, BUF_SIZE);
+	int devices[3] = { 0, 0, 0 }, fd;
+	unsigned int rep, k, n, nf = 0, nl = 0;
+	int failed = 0;
+
+	for (rep = 0; rep < opt_reps; rep++) {
+		fprintf(stderr, "vl-bench: device run %u of %u\n", rep + 1, opt_reps);
+		for (k = 0; k < 3; k++) {
+			device_run(k, &r[k][rep], &devices[k]);
+			printf("result %s seq %u %.1f %.1f %.1f\n", ids[k], rep + 1,
+			       r[k][rep].ok ? r[k][rep].rate : -1, r[k][rep].p50,
+			       r[k][rep].p99);
+		}
+		fd = unix_connect(KERNEL_NAME);
+		if (fd >= 0) {
+			double f = device_event_us(fd, buf, true);
+			double l = f >= 0 ? device_event_us(fd, buf, false) : -1;
+
+			if (f >= 0)
+				first[nf++] = f;
+			if (l >= 0)
+				live[nl++] = l;
+			close(fd);
+		}
+	}
+	printf("\n== org.kernel.device.List of every device (one connection, one\n"
+	       "== reply per device) against a walk of /sys/class/*/* reading every\n"
+	       "== uevent file; kernel-device-none: List of a subsystem there is\n"
+	       "== not, the walk without replies; median of %u runs\n", opt_reps);
+	printf("%-20s %8s %12s %12s\n", "target", "devices", "lists/s", "p50 ms");
+	for (k = 0; k < 3; k++) {
+		for (rep = n = 0; rep < opt_reps; rep++) {
+			if (!r[k][rep].ok)
+				continue;
+			rate[n] = r[k][rep].rate;
+			p50[n++] = r[k][rep].p50;
+		}
+		if (!n) {
+			printf("%-20s %8s\n", ids[k], "n/a");
+			failed = 1;
+			continue;
+		}
+		med[k][0] = median(rate, n);
+		med[k][1] = median(p50, n);
+		printf("%-20s %8d %12.1f %12.2f\n", ids[k], devices[k], med[k][0],
+		       med[k][1] / 1000.0);
+	}
+	if (med[0][0] > 0 && med[1][0] > 0)
+		printf("org.kernel.device.List: x %.2f the walks/s of /sys/class\n",
+		       med[1][0] / med[0][0]);
+	if (nf)
+		printf("Monitor call to its first live event: %.0f us (median of %u)\n",
+		       median(first, nf), nf);
+	else
+		failed = 1;
+	if (nl)
+		printf("uevent written to its event on a live stream: %.0f us (median of %u)\n",
+		       median(live, nl), nl);
+	free(buf);
+	return failed;
+}
+
 /* ---- the whole run ---- */
 
 static int run_all(const char *go_path)
@@ -1758,6 +1997,8 @@ static int run_all(const char *go_path)
 	}
 	if (opt_sysctl && sysctl_table())
 		failed = 1;
+	if (opt_device && device_table())
+		failed = 1;
 	if (opt_memory) {
 		if (base_conns < 0)
 			printf("\nmemory per idle connection: varlink.ko does not listen\n");
@@ -1796,7 +2037,7 @@ static void usage_exit(void)
 {
 	fprintf(stderr,
 		"Usage: vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]\n"
-		"                    [-M] [-S] [-T] [-x]\n"
+		"                    [-D] [-M] [-S] [-T] [-x]\n"
 		"       vl-bench load TARGET SECONDS\n"
 		"       vl-bench raw-server NAME\n"
 		"  -s  seconds per run (default 1)\n"
@@ -1828,7 +2069,7 @@ int main(int argc, char **argv)
 	snprintf(go_path, sizeof(go_path), "%.*svarlink-noop",
 		 slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "s:r:g:t:P:MSTx")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:g:t:P:DMSTx")) != -1) {
 		switch (opt) {
 		case 's':
 			opt_seconds = atof(optarg);
@@ -1838,6 +2079,9 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			snprintf(go_path, sizeof(go_path), "%s", optarg);
+			break;
+		case 'D':
+			opt_device = false;
 			break;
 		case 'M':
 			opt_memory = false;
