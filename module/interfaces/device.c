@@ -1538,9 +1538,7 @@ static const struct varlink_param vdev_monitor_params[] = {
 		      replay),
 };
 
-/* The stream's uevent socket in the caller's namespace, subscribed */
-/*
- * Half the receive buffer of a stream's socket (sock_set_rcvbuf() doubles
+/* Half the receive buffer of a stream's socket (sock_set_rcvbuf() doubles
  * it): what SO_RCVBUF would give the caller's own uevent socket, at most
  * net.core.rmem_max, unless it could force more (SO_RCVBUFFORCE needs
  * CAP_NET_ADMIN); monitor_buffer in any case.  The buffer is not charged
@@ -1556,6 +1554,7 @@ static int vdev_rcvbuf(struct varlink_call *call)
 	return half;
 }
 
+/* The stream's uevent socket in the caller's namespace, subscribed */
 static int vdev_sock_open(struct vdev_stream *s)
 {
 	struct sockaddr_nl nl = {
