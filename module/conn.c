@@ -37,8 +37,8 @@
  * the current one is held back in the output queue (up to VL_CONN_BUF),
  * so that a client that pipelines its calls gets their replies with one
  * sendmsg() instead of one each; so are the replies of a stream that
- * its method's callback sends in a loop, until it waits, finishes or
- * returns (vl_conn_send()).
+ * its method's callback sends in a loop, until they fill VL_CONN_BUF or
+ * the callback finishes or returns (vl_conn_send()).
  *
  * Backpressure: a new message is read only when no call is in flight and
  * every reply has been handed to the socket (or is held back, as above).
@@ -411,10 +411,10 @@ static int tx_send(struct vl_conn *conn, const char *msg, size_t len,
  * Messages are held back, up to VL_CONN_BUF bytes, to go out with the
  * next one in one write: the replies of a stream that its method's
  * callback sends (@hold), until they fill VL_CONN_BUF, or the callback
- * sends its final reply or returns; and the
- * connection reader's replies while the client's next message is read
- * already, so that a client that pipelines its calls gets their replies
- * in one go.  conn_serve() sends what is held once the callback returns.
+ * sends its final reply or returns; and the connection reader's replies
+ * while the client's next message is read already, so that a client
+ * that pipelines its calls gets their replies in one go.  conn_serve()
+ * sends what is held once the callback returns.
  *
  * Context: process context.
  * Return: 0; -ECONNRESET if the connection is closing; -ENOBUFS if the

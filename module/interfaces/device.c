@@ -250,7 +250,7 @@ struct vdev_level {
  * @has_uevent: the directory being listed holds a "uevent" file
  * @list_err: an allocation failed while listing
  * @want: for a walk, whether the devices of a subsystem are wanted (NULL:
- *	all of them); the others are not read further
+ *	all of them); the walk reads no further and yields none of the others
  * @want_data: for @want
  * @netdevs: the ifindexes of the net devices of @net, for a walk outside
  *	the initial network namespace
@@ -700,9 +700,9 @@ static int vdev_walk_start(struct vdev_ctx *c)
 	return 0;
 }
 
-/* The next device of a walk: 1 with it read into @c (@c->syspath set),
- * 0 at the end, or a negative errno.  Devices that vanish meanwhile are
- * left out.
+/* The next device of a walk, of a subsystem @c->want wants: 1 with it
+ * read into @c (@c->syspath set), 0 at the end, or a negative errno.
+ * Devices that vanish meanwhile are left out.
  */
 static int vdev_walk_next(struct vdev_ctx *c)
 {
@@ -774,6 +774,8 @@ static int vdev_walk_next(struct vdev_ctx *c)
 		return 1;
 	}
 	/* then, outside the initial namespace, the caller's net devices */
+	if (c->want && !c->want(c->want_data, "net"))
+		return 0;
 	while (c->netdevs && c->next_netdev < c->n_netdevs) {
 		if (!vdev_netdev(c, c->netdevs[c->next_netdev++]))
 			return 1;
@@ -818,8 +820,6 @@ static int vdev_list(struct varlink_call *call, const void *params)
 		if (err <= 0)
 			break;
 		err = 0;
-		if (p->subsystem && strcmp(p->subsystem, c->subsystem))
-			continue;
 		if (pending) {
 			err = varlink_reply_wait(call);
 			if (!err)
@@ -1329,8 +1329,6 @@ static int vdev_replay(struct vdev_stream *s)
 		if (err <= 0)
 			break;
 		err = 0;
-		if (!vdev_wanted(s, c->subsystem))
-			continue;
 		if (vdev_stream_stop(s)) {
 			vdev_walk_free(c);
 			vdev_stream_end(s, DEVICE_ERR("MonitorEnded"));
