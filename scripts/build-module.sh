@@ -25,7 +25,7 @@ flock 9
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
 	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
-args=(-C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
+args=(-j"$(nproc)" -C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
 	${KBUILD_EXTRA:-} modules)
 run=()
 [ -n "$root" ] && run=(in_root "$root")

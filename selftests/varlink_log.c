@@ -6,7 +6,7 @@
  * read and write (root, nobody, root without CAP_SYSLOG, root of a user
  * namespace, another network namespace, opener and sender apart), with
  * the kernel's own verdict (syslog(2)) beside the module's;
- * printk.devkmsg; a client that reads a byte at a time gets a full log
+ * printk.devkmsg; a client that reads 64 bytes at a time gets a full log
  * buffer, and one user's streams are held to its share.
  */
 #define _GNU_SOURCE
@@ -976,12 +976,13 @@ TEST_F(log, printk_time_off)
 
 /*
  * A full log buffer (4 MiB in the VMs), replayed to a client that reads
- * one byte at a time, at first: far more than max_output of replies,
- * which the server sends as the client reads them, so it gets every
- * record without being closed, and the server holds no more than its
- * queue.
+ * SLOW_READ bytes at a time, at first: far more than max_output of
+ * replies, which the server sends as the client reads them, so it gets
+ * every record without being closed, and the server holds no more than
+ * its queue.
  */
 #define FILL_LEN	900
+#define SLOW_READ	64
 
 TEST_F_TIMEOUT(log, slow_reader_gets_all, 300)
 {
@@ -1018,11 +1019,13 @@ TEST_F_TIMEOUT(log, slow_reader_gets_all, 300)
 	slab_before = slab_kib();
 	ASSERT_EQ(0, vt_send(&c, READ("{}")));
 	while (!final) {
-		/* a byte at a time, the first 4 * max_output: the server
-		 * would have closed a client this slow long before; then
-		 * faster, so that debug kernels get through in time
+		/* a part of a record at a time, the first 4 * max_output:
+		 * the server would have closed a client this slow long
+		 * before; then faster.  A byte at a time was a million
+		 * recv() calls, minutes of a debug kernel, for no more
+		 * waiting of the server's: its queue is full either way.
 		 */
-		size_t want = received < 4 * max_output ? 1 : sizeof(chunk);
+		size_t want = received < 4 * max_output ? SLOW_READ : sizeof(chunk);
 		ssize_t r = recv(c.fd, chunk, want, 0);
 		ssize_t j;
 

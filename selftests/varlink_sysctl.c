@@ -1275,13 +1275,15 @@ TEST_F(conn, bpf_sysctl_program)
 /*
  * A List longer than the server may hold for a connection (max_output,
  * plus what the socket takes): net.ipv4 with PACED_LINKS dummy links,
- * each with its conf and neigh directories.  The client waits 2 s, then
- * reads one byte at a time for the first max_output / 4 bytes (then 4 KiB
- * at a time: a byte at a time for more is too long for the debug kernels
- * on a busy host): the replies must wait for it, and it is not closed for
- * being slow.
+ * each with its conf and neigh directories, about 5.5 KB of replies, so
+ * about 570 KB in all.  The client waits 2 s, then reads SLOW_READ bytes
+ * (less than a reply) at a time for the first max_output bytes, then 4 KiB
+ * at a time: the replies must wait for it, and it is not closed for being
+ * slow.  Each sysctl of the List is a file opened as the caller, tens of
+ * milliseconds on a debug kernel: no more of them than that.
  */
-#define PACED_LINKS	200
+#define PACED_LINKS	100
+#define SLOW_READ	64
 
 TEST_F_TIMEOUT(conn, list_paced, 240)
 {
@@ -1299,7 +1301,7 @@ TEST_F_TIMEOUT(conn, list_paced, 240)
 	vt_sleep_ms(2000);
 	deadline = vt_now_ms() + 240000;
 	while (!final && !bad) {
-		ssize_t n = recv(self->c.fd, in, bytes < max_output / 4 ? 1 : sizeof(in), 0);
+		ssize_t n = recv(self->c.fd, in, bytes < max_output ? SLOW_READ : sizeof(in), 0);
 
 		if (n <= 0 || vt_now_ms() > deadline)
 			break;
