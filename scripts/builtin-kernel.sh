@@ -8,16 +8,15 @@
 #   m: the same with every varlink option =m, to show that the in-tree
 #      form builds as modules too (W=1, no warning); nothing boots it.
 #
-# The build tree starts as a copy of the debug kernel's, so the first build
-# compiles net/varlink, and what the options of builtin-kernel.config that
-# the debug kernel lacks touch (the block layer, PCI, virtio and ext2 of
-# the early-boot demonstration: 20 minutes on 2 cores), and links,
-# rather than building a kernel; both are
-# kept, named after the debug kernel's tree, this recipe and the
-# fragment, and each run builds incrementally: a change to the project
-# costs a compile of net/varlink and a link.  The two share the source
-# path, on which kbuild's command lines, and so its incremental builds,
-# depend.
+# The build tree starts as a copy of the debug kernel's, which has all
+# the rest of builtin-kernel.config (the block layer, PCI, virtio and ext2
+# of the early-boot demonstration are in debug-kernel.config for this), so
+# the first build compiles net/varlink and links, a minute on 2 cores,
+# rather than building a kernel; both are kept, named after the debug
+# kernel's tree, this recipe and the fragment, and each run builds
+# incrementally: a change to the project costs a compile of net/varlink
+# and a link.  The two share the source path, on which kbuild's command
+# lines, and so its incremental builds, depend.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
