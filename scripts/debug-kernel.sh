@@ -3,7 +3,9 @@
 # Build a debug test kernel once and print its build tree.
 # Usage: debug-kernel.sh [debug|kcsan]   (default debug)
 #
-#   debug  tinyconfig + kernel-base.config + debug-kernel.config (KASAN)
+#   debug  tinyconfig + kernel-base.config + debug-kernel.config (KASAN,
+#          its checks inline, not a call each: the same checks, and under
+#          TCG the selftests take half the time, device's 139 s 62 s)
 #   kcsan  tinyconfig + kernel-base.config + kcsan-kernel.config (KCSAN)
 #
 # Built out of tree from Debian's linux-source-6.1 into the cache.  The

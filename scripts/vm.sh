@@ -50,13 +50,22 @@ DEBUG_EXCLUDED="varlink_varlinkctl.sh"
 #   (varlink_core_unload, and varlink_netns, which loads it again with
 #   other parameters) and org.kernel.network (varlink_network reloads it
 #   with other limits);
-# - and the suites of org.kernel.sysctl, .log and .device (500 s of the
+# - the suites of org.kernel.sysctl, .log and .device (500 s of the
 #   built-in kernel's run): built in, those interfaces serve PID 1 before
 #   anything is mounted, which the early-boot demonstration checks
 #   (sysctl Get and Set, log Write and Read, device Monitor); the rest of
-#   their suites is the same code as in their modules on the debug kernel.
+#   their suites is the same code as in their modules on the debug kernel;
+# - and the core's stress suites (varlink_limits, varlink_fastpath,
+#   varlink_streams, varlink_memory; 170 s): many clients, slow readers
+#   and memory accounting, the same code built in or not.  What being
+#   built in changes keeps its suites here: the socket from boot, the
+#   dispatch (varlink_protocol), providers loaded and unloaded against a
+#   core that is not (varlink_provider, varlink_provider_unload), the
+#   listeners of the namespaces (varlink_containers) and the built-in
+#   providers (varlink_system, varlink_process, varlink_files).
 BUILTIN_EXCLUDED="varlink_core_unload varlink_netns varlink_network
-	varlink_sysctl varlink_log varlink_device"
+	varlink_sysctl varlink_log varlink_device
+	varlink_limits varlink_fastpath varlink_streams varlink_memory"
 
 kernel=$1 mode=$2 out=$3
 vm_kernel "$kernel"
