@@ -11,6 +11,10 @@
 #                 a KCSAN 6.1 and a 6.1 with varlink built in
 # make check-long make check, and the fault run: the selftests while
 #                 failslab fails allocations of our modules (debug 6.1)
+# make deb        the Debian packages kvarlink-dkms and kvarlinkctl into
+#                 build/deb/ (dpkg-buildpackage), lintian clean
+# make dkms       (as root) the tree as DKMS module kvarlink/VERSION in
+#                 /usr/src, built and installed for the running kernel
 # make run        boot the stock kernel with the module and show a demo
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
@@ -19,6 +23,8 @@
 #                 the stock VM, plus bench-json; table in build/bench.txt
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
+KVARLINK_VERSION := $(shell cat $(CURDIR)/VERSION)
+DKMS_SRC := /usr/src/kvarlink-$(KVARLINK_VERSION)
 FUZZ_SECONDS ?= 60
 
 all: modules
@@ -43,6 +49,19 @@ lint:
 check:
 	scripts/check.sh
 
+deb:
+	scripts/deps.sh deb
+	scripts/deb.sh
+
+# what the package's dh_dkms does: dkms.conf gets the version
+dkms:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r Kbuild VERSION module uapi $(DKMS_SRC)/
+	rm -rf $(DKMS_SRC)/module/tests
+	sed 's/#MODULE_VERSION#/$(KVARLINK_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms install kvarlink/$(KVARLINK_VERSION)
+
 check-long:
 	scripts/check.sh --long
 
@@ -64,4 +83,4 @@ bench-json:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules install clean lint check check-long run host-test fuzz bench-json bench
+.PHONY: all modules install clean lint check check-long deb dkms run host-test fuzz bench-json bench

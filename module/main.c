@@ -87,3 +87,6 @@ module_exit(varlink_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("varlink IPC server on an abstract AF_UNIX socket");
 MODULE_AUTHOR("The kvarlink authors");
+#ifdef VARLINK_VERSION
+MODULE_VERSION(VARLINK_VERSION);	/* the top Kbuild's, from VERSION */
+#endif

@@ -14,6 +14,16 @@
 #include "params.h"
 #include "stats.h"
 
+/* The version GetInfo reports: built out of tree, the project's (the
+ * top Kbuild reads the file VERSION, which dkms.conf and the Debian
+ * packages report too); in a kernel tree, the kernel's release.
+ */
+#ifdef VARLINK_VERSION
+#define VL_VERSION	VARLINK_VERSION
+#else
+#define VL_VERSION	init_utsname()->release
+#endif
+
 static const char service_idl[] =
 "# The Varlink Service Interface is provided by every varlink service. It\n"
 "# describes the service and the interfaces it implements.\n"
@@ -98,7 +108,7 @@ static struct info_reply *info_write(bool host)
 	vl_jsonw_obj_open(&w);
 	vl_jsonw_kv_str(&w, "vendor", "Linux");
 	vl_jsonw_kv_str(&w, "product", "kvarlink, the in-kernel varlink server");
-	vl_jsonw_kv_str(&w, "version", init_utsname()->release);
+	vl_jsonw_kv_str(&w, "version", VL_VERSION);
 	vl_jsonw_kv_str(&w, "url", "https://varlink.org");
 	vl_jsonw_key(&w, "interfaces");
 	vl_jsonw_arr_open(&w);

@@ -24,7 +24,7 @@ exec 9>"$out.lock"
 flock 9
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
+	"$KVARLINK_TOP/Kbuild" "$KVARLINK_TOP/VERSION" "$KVARLINK_TOP/module" "$KVARLINK_TOP/uapi" "$src/"
 args=(-j"$(nproc)" -C "$kdir" M="${src#"$root"}" W=1 VARLINK_TESTS=y ${VARLINK_DEBUG:+VARLINK_DEBUG=y}
 	${KBUILD_EXTRA:-} modules)
 run=()

@@ -84,7 +84,7 @@ tap_script() {
 }
 
 section packages
-"$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go || exit 1
+"$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go deb || exit 1
 mkdir -p "$KVARLINK_OUT"
 
 # What the parts below take from the network and the compiler starts
@@ -287,16 +287,22 @@ worker() {
 		esac
 	done
 }
-worker &
+# The VMs of the Debian kernels load the packages the deb section below
+# installs (vm.sh): they wait for this lock, held until then.
+exec 7>"$KVARLINK_OUT/deb.lock"
+flock 7
+export KVARLINK_DEB_WAIT=1
+worker 7>&- &
 workers=$!
-worker &
+worker 7>&- &
 workers="$workers $!"
 
 section lint
 tap_script lint "$KVARLINK_TOP/scripts/lint.sh"
 
-section "DKMS on 6.1, 6.12 and 7.3"
-tap_script dkms "$KVARLINK_TOP/scripts/dkms-test.sh" 6.1 6.12 7.3
+section "the Debian packages, DKMS on 6.1, 6.12 and 7.3"
+tap_script deb "$KVARLINK_TOP/scripts/deb-test.sh" 6.1 6.12 7.3 7>&-
+exec 7>&-
 
 section "host build of the protocol core"
 tap_script host make -s -C "$KVARLINK_TOP/selftests/host" run

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages a make target needs, or say how to.
-# Usage: deps.sh GROUP...   (groups: build lint vm kernels debug run host bench go)
+# Usage: deps.sh GROUP...   (groups: build lint vm kernels debug run host bench go deb)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +19,8 @@ pkgs_host="gcc clang libclang-rt-14-dev"
 # the nm that bench-profile.sh reads the module objects with
 pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev linux-perf binutils"
 pkgs_go="golang-go golang-github-varlink-go-dev varlink-go"
+# make deb (deb.sh): dpkg-buildpackage here, or in a root mmdebstrap makes
+pkgs_deb="dpkg-dev debhelper dh-dkms lintian mmdebstrap debian-archive-keyring"
 
 want=()
 for group in "$@"; do

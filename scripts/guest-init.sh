@@ -309,8 +309,99 @@ step_kcsan_races() {
 	! grep -q '^ours' /tmp/kcsan
 }
 
+# The Debian packages (deb-test.sh, laid in /deb): the modules DKMS built
+# for this kernel and the client apt installed, with the libraries it
+# links.  They are loaded, called with that client (and with systemd's
+# varlinkctl, where the guest has it, for the same answers), and
+# unloaded; "load" then loads the test build.  Nested TAP.
+deb_n=0 deb_failed=0
+deb_ok() {	# deb_ok NAME COMMAND...
+	local name=$1
+	shift
+	deb_n=$((deb_n + 1))
+	if "$@" >/tmp/deb.out 2>/tmp/deb.err; then
+		echo "ok $deb_n $name"
+	else
+		echo "not ok $deb_n $name"
+		sed 's/^/# /' /tmp/deb.out /tmp/deb.err
+		deb_failed=$((deb_failed + 1))
+	fi
+}
+deb_load() {
+	local m
+	insmod /deb/modules/varlink.ko || return 1
+	for m in /deb/modules/varlink_*.ko; do
+		insmod "$m" || return 1
+	done
+	socket_live
+}
+deb_unload() {
+	local m
+	for m in $(ls /deb/modules | sed -n 's/\.ko$//p' | sort -r); do
+		rmmod "$m" || return 1
+	done
+	! socket_live
+}
+deb_info() {
+	$ctl info >/tmp/deb.info || return 1
+	cat /tmp/deb.info
+	grep -qx " *Version: $v" /tmp/deb.info &&
+		grep -qE "^ +(Interfaces: )?org\.kernel\.example$" /tmp/deb.info
+}
+deb_hello() {
+	local r
+	r=$($ctl call org.kernel.example.Hello '{"name":"deb"}') || return 1
+	echo "$r"
+	[ "$r" = "{\"greeting\":\"Hello, deb!\",\"release\":\"$(uname -r)\"}" ]
+}
+deb_more() {
+	$ctl call --more org.kernel.example.Count '{"n":3}' >/tmp/deb.more || return 1
+	cat /tmp/deb.more
+	printf '{"i":1}\n{"i":2}\n{"i":3}\n' | cmp -s - /tmp/deb.more
+}
+deb_error() {
+	$ctl call org.kernel.network.GetLink '{"name":"nope0"}' 2>/tmp/deb.e
+	[ $? -eq 1 ] && cat /tmp/deb.e && grep -q "org.kernel.network.LinkNotFound" /tmp/deb.e
+}
+deb_refused() {
+	$ctl info @org.kernel.varlink.nobody
+	[ $? -eq 1 ]
+}
+deb_same() {	# deb_same ARGS...: kvarlinkctl and varlinkctl print the same
+	$ctl "$@" >/tmp/deb.a 2>&1
+	local a=$?
+	$vctl "$@" >/tmp/deb.b 2>&1
+	[ $a -eq $? ] && cmp /tmp/deb.a /tmp/deb.b || { diff /tmp/deb.a /tmp/deb.b; false; }
+}
+step_deb() {
+	local v ctl=/deb/client/kvarlinkctl vctl=/kselftest/varlink/varlinkctl/varlinkctl
+	v=$(cat /deb/version)
+	{
+		echo "TAP version 13"
+		if [ -x $vctl ]; then echo "1..10"; else echo "1..8"; fi
+		deb_ok "the modules DKMS built load, the socket listens" deb_load
+		deb_ok "modinfo's version is VERSION's, $v" \
+			grep -qx "$v" /sys/module/varlink/version
+		deb_ok "kvarlinkctl info: version $v, org.kernel.example" deb_info
+		deb_ok "kvarlinkctl call: a reply, one line when not on a terminal" deb_hello
+		deb_ok "kvarlinkctl call --more: every reply" deb_more
+		deb_ok "kvarlinkctl call: an error reply, on stderr, exit 1" deb_error
+		deb_ok "kvarlinkctl info to a name nobody listens on: exit 1" deb_refused
+		if [ -x $vctl ]; then
+			deb_ok "varlinkctl list-interfaces says the same" \
+				deb_same list-interfaces unix:@org.kernel.varlink
+			deb_ok "varlinkctl call --more says the same" deb_same call --more \
+				unix:@org.kernel.varlink org.kernel.example.Count '{"n":3}'
+		fi
+		deb_ok "they unload, the socket is gone" deb_unload
+	} >/tmp/deb.tap 2>&1
+	nest </tmp/deb.tap
+	[ $deb_failed -eq 0 ]
+}
+
 check_run() {
 	local steps="load socket"
+	[ -d /deb ] && steps="deb $steps"
 	has kunit && steps="$steps kunit"
 	steps="$steps kselftest"
 	has kcsan && steps="$steps kcsan_watched kcsan_races"

@@ -151,6 +151,17 @@ if [ "$kernel" = builtin ]; then
 else
 	VARLINK_DEBUG=$varlink_debug "$KVARLINK_TOP/scripts/build-module.sh" \
 		"$kdir" "$modules" $kroot
+	# Under make check (KVARLINK_DEB_WAIT), the Debian packages as apt
+	# installed them in this kernel's root (deb-test.sh, which make
+	# check runs while it holds KVARLINK_OUT/deb.lock): the guest loads
+	# and calls them first (step deb).
+	deb=
+	case "$kernel" in stock) series=6.1 ;; 6.12|7.3) series=$kernel ;; *) series= ;; esac
+	if [ -n "$series" ] && [ -n "${KVARLINK_DEB_WAIT:-}" ]; then
+		flock "$KVARLINK_OUT/deb.lock" true
+		deb=$KVARLINK_OUT/deb-$series
+		[ -d "$deb/deb" ] || die "no packages for $series: deb-test.sh did not install them"
+	fi
 	# the kselftest target installed as a kernel tree's selftests
 	# "make install" lays it out: the runner, kselftest-list.txt, and
 	# the target in varlink/; one VM at a time makes it
@@ -164,8 +175,8 @@ else
 		make -s -C "$KVARLINK_TOP/selftests" OUTPUT="$KVARLINK_OUT/selftests" \
 			KSFT_DIR="$ksrc" COLLECTION=varlink emit_tests >"$ksft/kselftest-list.txt" &&
 		cp "$ksrc/run_kselftest.sh" "$ksft/" && cp -r "$ksrc/kselftest" "$ksft/" &&
-		KSELFTEST="$ksft" "$KVARLINK_TOP/scripts/initramfs.sh" "$modules/module" \
-			/nonexistent "$out/initramfs.cpio" &&
+		EXTRA_ROOT=$deb KSELFTEST="$ksft" "$KVARLINK_TOP/scripts/initramfs.sh" \
+			"$modules/module" /nonexistent "$out/initramfs.cpio" &&
 		cp "$ksft/kselftest-list.txt" "$out/"
 	) 8>"$KVARLINK_OUT/kselftest.lock"
 	[ "$kernel:$mode:$tests" != debug:check: ] ||

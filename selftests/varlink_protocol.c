@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "kselftest_harness.h"
 #include "varlink_test.h"
@@ -937,9 +938,12 @@ TEST(get_info)
 	const char *msg, *p;
 	char *prev = NULL, *name;
 	bool service = false, test = false;
+	char version[128];
+	struct utsname u;
 	struct vt_conn c;
 	unsigned int i;
 	size_t len;
+	FILE *f;
 
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(1, vt_call(&c, "{\"method\":\"org.varlink.service.GetInfo\"}",
@@ -964,6 +968,19 @@ TEST(get_info)
 	}
 	EXPECT_TRUE(service) TH_LOG("%s", msg);
 	EXPECT_TRUE(test) TH_LOG("%s", msg);
+	/* built out of tree, the project's version, modinfo's too; in a
+	 * kernel tree, the kernel's release
+	 */
+	f = fopen("/sys/module/varlink/version", "re");
+	if (f) {
+		ASSERT_NE(NULL, fgets(version, sizeof(version), f));
+		fclose(f);
+		version[strcspn(version, "\n")] = '\0';
+	} else {
+		ASSERT_EQ(0, uname(&u));
+		snprintf(version, sizeof(version), "%s", u.release);
+	}
+	EXPECT_STREQ(version, vt_json_str(msg, "parameters.version"));
 	vt_close(&c);
 }
 

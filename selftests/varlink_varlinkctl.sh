@@ -84,11 +84,14 @@ echo "# $("$vctl" --version 2>&1 | head -n 1)"
 
 # --- the service and its interfaces ---------------------------------------
 
+# the version: built out of tree, the project's (modinfo's); in a kernel
+# tree, the kernel's release
+version=$(cat /sys/module/varlink/version 2>/dev/null || uname -r)
 run info "$addr"
 check "info: vendor, product, version, URL" eval '[ $rc -eq 0 ] &&
 	grep -qx " *Vendor: Linux" "$t.out" &&
 	grep -qx " *Product: kvarlink, the in-kernel varlink server" "$t.out" &&
-	grep -qx " *Version: $(uname -r)" "$t.out" &&
+	grep -qx " *Version: $version" "$t.out" &&
 	grep -qx " *URL: https://varlink.org" "$t.out" &&
 	grep -qE "^ +(Interfaces: )?org\.varlink\.service$" "$t.out"'
 
