@@ -34,7 +34,7 @@ $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \
 		$(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON) $(LDLIBS)
 
-$(OUTPUT)/varlink-cli: varlink-cli.c $(CORE_JSON_DEPS)
+$(OUTPUT)/varlink-cli: ../client/kvarlinkctl.c $(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON)
 
 GOPATH_DEBIAN := /usr/share/gocode
