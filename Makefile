@@ -12,6 +12,8 @@
 # make check-long make check, and the fault run: the selftests while
 #                 failslab fails allocations of our modules (debug 6.1)
 # make run        boot the stock kernel with the module and show a demo
+# make client     kvarlinkctl, the varlink client (client/; its Makefile
+#                 has install, for a distribution's package)
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
 # make bench-json the tokenizer against json-c, cJSON and jansson
@@ -35,6 +37,7 @@ clean:
 	rm -rf build selftests/out
 	-$(MAKE) -C selftests/host clean
 	-$(MAKE) -C selftests/fuzz clean
+	-$(MAKE) -C client clean
 
 lint:
 	scripts/deps.sh build lint kernels
@@ -48,6 +51,9 @@ check-long:
 
 run:
 	scripts/run.sh
+
+client:
+	$(MAKE) -C client
 
 host-test:
 	scripts/deps.sh host
@@ -64,4 +70,5 @@ bench-json:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules install clean lint check check-long run host-test fuzz bench-json bench
+.PHONY: all modules install clean lint check check-long run client host-test fuzz \
+	bench-json bench
