@@ -7,21 +7,18 @@
 #    (golang-github-varlink-go-dev), built here from its sources;
 #  - varlink_go_interop.sh: a Go program of ours that reads every
 #    interface with the Go varlink library;
-#  - varlink_cli.sh: kvarlinkctl, our client (client/): info,
-#    list-interfaces, introspect, call with --more and --oneway, errors,
-#    addresses, the command line.
-# The C programs that read JSON (this client, kvarlinkctl) link the
-# core's tokenizer, module/json.c, built behind the shim of selftests/host.
-# kvarlinkctl is built by client/Makefile, statically for the guest.
+# varlink_certification links the core's tokenizer, module/json.c, built
+# behind the shim of selftests/host (as kvarlinkctl, client/, does).
 # Go builds offline, in GOPATH mode against /usr/share/gocode, static.
 
 # Included after lib.mk, so the names carry $(OUTPUT)/ here and "all"
 # is told of them.
-CERT_CLIENTS := $(addprefix $(OUTPUT)/,kvarlinkctl varlink-go-certification \
+CERT_CLIENTS := $(addprefix $(OUTPUT)/,varlink-go-certification \
 		varlink-go-interop)
 TEST_GEN_PROGS += $(OUTPUT)/varlink_certification
 VARLINK_REPO_PROGS += varlink_certification
-TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh varlink_cli.sh
+TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh
+VARLINK_REPO_PROGS += varlink_go_certification.sh varlink_go_interop.sh
 TEST_GEN_FILES += $(CERT_CLIENTS)
 all: $(OUTPUT)/varlink_certification $(CERT_CLIENTS)
 
@@ -36,13 +33,6 @@ $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \
 		$(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON) $(LDLIBS)
 
-# client/Makefile knows its sources and decides whether to rebuild; only
-# the flags of this build go to it, not the selftests' include paths.
-$(OUTPUT)/kvarlinkctl: FORCE
-	$(MAKE) -s -C $(CURDIR)/../client O=$(OUTPUT) CC="$(CC)" \
-		CFLAGS="-O2 -g -Werror" LDFLAGS=-static
-FORCE:
-.PHONY: FORCE
 
 GOPATH_DEBIAN := /usr/share/gocode
 # the build cache lives in a directory of its own, not in OUTPUT (which
