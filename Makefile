@@ -16,6 +16,8 @@
 # make dkms       (as root) the tree as DKMS module kvarlink/VERSION in
 #                 /usr/src, built and installed for the running kernel
 # make run        boot the stock kernel with the module and show a demo
+# make client     kvarlinkctl, the varlink client (client/; its Makefile
+#                 has install, for a distribution's package)
 # make host-test  the protocol core built and tested in userspace
 # make fuzz       libFuzzer over the protocol core (FUZZ_SECONDS per target)
 # make bench-json the tokenizer against json-c, cJSON and jansson
@@ -41,6 +43,7 @@ clean:
 	rm -rf build selftests/out
 	-$(MAKE) -C selftests/host clean
 	-$(MAKE) -C selftests/fuzz clean
+	-$(MAKE) -C client clean
 
 lint:
 	scripts/deps.sh build lint kernels
@@ -68,6 +71,9 @@ check-long:
 run:
 	scripts/run.sh
 
+client:
+	$(MAKE) -C client
+
 host-test:
 	scripts/deps.sh host
 	$(MAKE) -C selftests/host run
@@ -83,4 +89,5 @@ bench-json:
 bench:
 	scripts/bench.sh
 
-.PHONY: all modules install clean lint check check-long deb dkms run host-test fuzz bench-json bench
+.PHONY: all modules install clean lint check check-long deb dkms run client \
+	host-test fuzz bench-json bench

@@ -600,8 +600,8 @@ fault_test() {
 # injection is off: all is loaded and serves new clients
 step_reload() { load_modules; }
 step_served_after() {
-	varlink-cli call org.varlink.service.GetInfo >/dev/null &&
-		varlink-cli call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null
+	kvarlinkctl call org.varlink.service.GetInfo >/dev/null &&
+		kvarlinkctl call org.kernel.varlink.test.Echo '{"string":"after"}' >/dev/null
 }
 
 fault_run() {
@@ -614,12 +614,28 @@ fault_run() {
 	run_steps $steps taint
 }
 
+# demo_run ARGS...: kvarlinkctl ARGS, said first
+demo_run() {
+	echo
+	echo "== kvarlinkctl $*"
+	kvarlinkctl "$@" 2>&1
+}
+
 demo() {
 	echo "== varlink.ko loaded; the listening socket:"
 	grep "@org.kernel.varlink" /proc/net/unix
-	if command -v varlink-cli >/dev/null; then
-		varlink-cli demo
-	fi
+	command -v kvarlinkctl >/dev/null || return 0
+	# what the kernel serves, each interface's description, and calls
+	# (JSON indented: the console is no terminal to kvarlinkctl)
+	demo_run info
+	for i in $(kvarlinkctl list-interfaces); do
+		demo_run introspect "$i"
+	done
+	demo_run call --json=pretty org.kernel.system.Describe
+	demo_run call --json=pretty org.kernel.example.Hello '{"name":"world"}'
+	demo_run call --more --json=short org.kernel.example.Count '{"n":3}'
+	demo_run call org.kernel.network.GetLink '{"name":"nope0"}'
+	return 0
 }
 
 case "$mode" in
@@ -633,7 +649,7 @@ demo|shell)
 		echo "loading varlink.ko failed"
 	fi
 	if [ "$mode" = shell ]; then
-		echo "== a guest shell; varlink-cli is on the PATH; 'exit' powers off"
+		echo "== a guest shell; kvarlinkctl is on the PATH; 'exit' powers off"
 		setsid cttyhack sh -l
 	fi
 	echo "verdict: pass" >"$out"

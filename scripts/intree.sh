@@ -7,6 +7,9 @@
 #   module/include/linux/varlink.h -> include/linux/varlink.h
 #   uapi/linux/varlink.h -> include/uapi/linux/varlink.h
 #   Documentation/varlink.rst -> Documentation/networking/varlink.rst
+#   client/kvarlinkctl.c, .1, client/intree/ (its Makefile and the
+#                           headers it needs beside tools/include)
+#                        -> tools/varlink/
 #   selftests/ (what its "intree-files" target names)
 #                        -> tools/testing/selftests/varlink/
 # and hook them into net/Kconfig, net/Makefile, MAINTAINERS,
@@ -19,7 +22,8 @@
 #        intree.sh --patches OUTDIR KERNEL-SOURCE-DIR
 #          leave the tree alone, and write the change as a series of
 #          patches against it into OUTDIR (git format-patch): the core,
-#          the interfaces, the tests, the documentation, the selftests
+#          the interfaces, the tests, the documentation, the client, the
+#          selftests
 set -euo pipefail
 export LC_ALL=C
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -56,14 +60,17 @@ declare -A step_configs=(
 	[interfaces]=$provider_configs
 	[tests]=$test_configs
 )
-steps="core interfaces tests docs selftests"
+steps="core interfaces tests docs tools selftests"
 
 # put SRC DST: copy when the content differs, so that make sees no
-# change where there is none
+# change where there is none; executable if SRC is (a test script)
 put() {
+	local mode=0644
+	[ -x "$1" ] && mode=0755
 	mkdir -p "$(dirname "$2")"
 	# a new file, never a write through a hard link to another tree
-	cmp -s "$1" "$2" || { rm -f "$2" && install -m 0644 "$1" "$2"; }
+	cmp -s "$1" "$2" && [ "$(stat -c %a "$2")" = "${mode#0}" ] ||
+		{ rm -f "$2" && install -m "$mode" "$1" "$2"; }
 }
 
 # put_text DST: standard input into DST, the same way
@@ -120,6 +127,7 @@ maintainers_entry() {
 	case " $1 " in *" docs "*|*" selftests "*) echo "F:	Documentation/networking/varlink.rst" ;; esac
 	printf 'F:\tinclude/linux/varlink.h\nF:\tinclude/uapi/linux/varlink.h\nF:\tnet/varlink/\n'
 	case " $1 " in *" selftests "*) echo "F:	tools/testing/selftests/varlink/" ;; esac
+	case " $1 " in *" tools "*) echo "F:	tools/varlink/" ;; esac
 }
 
 # compat.h as the tree needs it: each "#if KERNEL_VERSION(a, b, c) OP
@@ -235,6 +243,16 @@ lay() {
 		;;
 	esac
 
+	case "$want" in *" tools "*)
+		take tools/varlink "$top"/client/kvarlinkctl.c "$top"/client/kvarlinkctl.1 \
+			"$top"/client/intree/Makefile
+		for f in "$top"/client/intree/include/*/; do
+			f=${f%/}
+			take "tools/varlink/include/${f##*/}" "$f"/*.h
+		done
+		;;
+	esac
+
 	case "$want" in *" selftests "*)
 		# the Makefile without what only this repository includes
 		sed '/^# Outside a kernel tree/,$d' "$top/selftests/Makefile" |
@@ -253,7 +271,7 @@ lay() {
 	esac
 
 	# what the project no longer has goes (build products stay)
-	for f in $(cd "$tree" && find net/varlink tools/testing/selftests/varlink \
+	for f in $(cd "$tree" && find net/varlink tools/varlink tools/testing/selftests/varlink \
 			-type f \( -name '*.[ch]' -o -name '*.sh' \) 2>/dev/null); do
 		[ -n "${ours[$f]:-}" ] || rm -f "$tree/$f"
 	done
@@ -290,6 +308,7 @@ declare -A subject=(
 	[interfaces]="net: varlink: add the interfaces: system, process, network, sysctl, memory"
 	[tests]="net: varlink: add KUnit suites and the selftests' interfaces"
 	[docs]="Documentation: networking: document the varlink server"
+	[tools]="tools: varlink: add kvarlinkctl, a varlink client"
 	[selftests]="selftests: varlink: add the varlink kselftests"
 )
 declare -A body=(
@@ -319,9 +338,16 @@ selftests call, org.kernel.varlink.test and the varlink certification
 service org.varlink.certification."
 	[docs]="The protocol as served, the limits and their parameters, the
 statistics, the security model and the provider API."
+	[tools]="kvarlinkctl introspects and calls varlink services, the kernel's
+(@org.kernel.varlink) and any other on an AF_UNIX socket, in the shape
+of systemd's varlinkctl: info, list-interfaces, introspect and call,
+with --more and --oneway.  It parses replies with the server's own JSON
+tokenizer, net/varlink/json.c, built for userspace on tools/include and
+three headers of its own, as tools/bootconfig builds lib/bootconfig.c."
 	[selftests]="The selftests connect as clients, root and unprivileged, from other
 namespaces, and check the replies against what /proc, sysfs and
-rtnetlink report."
+rtnetlink report; varlink_cli.sh tests kvarlinkctl, built static from
+tools/varlink."
 )
 done_steps=""
 for s in $steps; do

@@ -44,6 +44,20 @@ for f in "${files[@]}"; do
 	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch $f"
 done
 
+# The client as a distribution builds it (dynamically linked; the flags
+# of dpkg-buildflags, warnings fatal here), and its man page, which man
+# renders without a warning.
+report=$(eval "$(dpkg-buildflags --export=sh 2>/dev/null)"
+	make -s -B -C client O="$KVARLINK_OUT/client" CFLAGS="${CFLAGS:--O2 -g} -Werror" 2>&1)
+[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
+tap_result "$([ -z "$report" ] && [ -x "$KVARLINK_OUT/client/kvarlinkctl" ] && echo 0 || echo 1)" \
+	"client/: kvarlinkctl builds without a warning"
+report=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 \
+	-l client/kvarlinkctl.1 2>&1 >/dev/null)
+[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
+tap_result "$([ -z "$report" ] && echo 0 || echo 1)" \
+	"client/kvarlinkctl.1 renders without a warning"
+
 # W=1 on every kernel, and sparse where Debian's sparse can read the
 # kernel's headers: trixie's 0.6.4 stops at 7.3's __typeof_unqual__.
 # The builds are the ones the VM runs use (vm_kernel): the stock

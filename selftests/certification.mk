@@ -7,19 +7,18 @@
 #    (golang-github-varlink-go-dev), built here from its sources;
 #  - varlink_go_interop.sh: a Go program of ours that reads every
 #    interface with the Go varlink library;
-#  - varlink_cli.sh: varlink-cli, our client (pretty replies, --more,
-#    --oneway, descriptions as text, the demo).
-# The C programs that read JSON (this client, varlink-cli) link the
-# core's tokenizer, module/json.c, built behind the shim of selftests/host.
+# varlink_certification links the core's tokenizer, module/json.c, built
+# behind the shim of selftests/host (as kvarlinkctl, client/, does).
 # Go builds offline, in GOPATH mode against /usr/share/gocode, static.
 
 # Included after lib.mk, so the names carry $(OUTPUT)/ here and "all"
 # is told of them.
-CERT_CLIENTS := $(addprefix $(OUTPUT)/,varlink-cli varlink-go-certification \
+CERT_CLIENTS := $(addprefix $(OUTPUT)/,varlink-go-certification \
 		varlink-go-interop)
 TEST_GEN_PROGS += $(OUTPUT)/varlink_certification
 VARLINK_REPO_PROGS += varlink_certification
-TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh varlink_cli.sh
+TEST_PROGS += varlink_go_certification.sh varlink_go_interop.sh
+VARLINK_REPO_PROGS += varlink_go_certification.sh varlink_go_interop.sh
 TEST_GEN_FILES += $(CERT_CLIENTS)
 all: $(OUTPUT)/varlink_certification $(CERT_CLIENTS)
 
@@ -34,8 +33,6 @@ $(OUTPUT)/varlink_certification: varlink_certification.c varlink_test.h \
 		$(CORE_JSON_DEPS)
 	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON) $(LDLIBS)
 
-$(OUTPUT)/varlink-cli: varlink-cli.c $(CORE_JSON_DEPS)
-	$(CC) $(CFLAGS) $(CORE_JSON_CFLAGS) -o $@ $< $(CORE_JSON)
 
 GOPATH_DEBIAN := /usr/share/gocode
 # the build cache lives in a directory of its own, not in OUTPUT (which

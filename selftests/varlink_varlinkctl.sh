@@ -419,11 +419,11 @@ check "Read --more after: the record as dmesg has it, then the end" eval '
 	[ "$(jstr message "$t.first")" = "$mark written" ] &&
 	[ "$(int "$(jval timestamp "$t.first")")" = "$ts" ] &&
 	! grep -q "\"entry\"" "$t.last" && [ "$(jval next "$t.last")" -gt "$kseq" ]'
-cli="$(dirname "$0")/varlink-cli"
+cli="$(dirname "$0")/kvarlinkctl"
 if [ -x "$cli" ]; then
-	echo "# varlink-cli call --more org.kernel.log.Read '{\"after\":$((kseq - 1))}'"
-	timeout 60 "$cli" call --more org.kernel.log.Read "{\"after\":$((kseq - 1))}" \
-		</dev/null 2>&1 | head -n 40 | sed 's/^/# /'
+	echo "# kvarlinkctl call --more org.kernel.log.Read '{\"after\":$((kseq - 1))}'"
+	timeout 60 "$cli" call --more --json=pretty org.kernel.log.Read \
+		"{\"after\":$((kseq - 1))}" </dev/null 2>&1 | head -n 40 | sed 's/^/# /'
 fi
 run_err org.kernel.log.Read '{}'
 check "Read without --more: ExpectedMore" eval '

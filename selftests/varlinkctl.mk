@@ -7,6 +7,7 @@
 # the build.
 
 TEST_PROGS += varlink_varlinkctl.sh
+VARLINK_REPO_PROGS += varlink_varlinkctl.sh
 all: $(OUTPUT)/varlinkctl/varlinkctl
 
 $(OUTPUT)/varlinkctl/varlinkctl: $(CURDIR)/../scripts/varlinkctl.sh
