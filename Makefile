@@ -14,7 +14,8 @@
 # make deb        the Debian packages kvarlink-dkms and kvarlinkctl into
 #                 build/deb/ (dpkg-buildpackage), lintian clean
 # make dkms       (as root) the tree as DKMS module kvarlink/VERSION in
-#                 /usr/src, built and installed for the running kernel
+#                 /usr/src, built and installed for KDIR's kernel (and by
+#                 DKMS for every kernel installed later)
 # make run        boot the stock kernel with the module and show a demo
 # make client     kvarlinkctl, the varlink client (client/; its Makefile
 #                 has install, for a distribution's package)
@@ -26,6 +27,9 @@
 
 KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 KVARLINK_VERSION := $(shell cat $(CURDIR)/VERSION)
+# KDIR's kernel as uname -r names it: Debian's headers say "6.1.192" in
+# include/config/kernel.release, "6.1.0-57-amd64" in utsrelease.h
+KRELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"$$/\1/p' $(KDIR)/include/generated/utsrelease.h)
 DKMS_SRC := /usr/src/kvarlink-$(KVARLINK_VERSION)
 FUZZ_SECONDS ?= 60
 
@@ -36,7 +40,7 @@ modules:
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(shell cat $(KDIR)/include/config/kernel.release)
+	depmod -a $(KRELEASE)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -63,7 +67,7 @@ dkms:
 	cp -r Kbuild VERSION module uapi $(DKMS_SRC)/
 	rm -rf $(DKMS_SRC)/module/tests
 	sed 's/#MODULE_VERSION#/$(KVARLINK_VERSION)/' dkms.conf >$(DKMS_SRC)/dkms.conf
-	dkms install kvarlink/$(KVARLINK_VERSION)
+	dkms install kvarlink/$(KVARLINK_VERSION) -k $(KRELEASE)
 
 check-long:
 	scripts/check.sh --long

@@ -43,16 +43,18 @@ if [ -z "$dkms_deb" ] || [ -z "$ctl_deb" ]; then
 fi
 tap_result 0 "deb: both packages, at version $version (VERSION)"
 
-# A command in the overlay $ov on ROOT, as root, with /proc, and the
-# packages under /debs.  Usage: in_overlay ROOT COMMAND...
+# A command in the overlay $ov on ROOT, as root, with /proc, the
+# packages under /debs and this tree under /src.
+# Usage: in_overlay ROOT COMMAND...
 in_overlay() {
 	local root=$1
 	shift
 	# shellcheck disable=SC2016 # the inner shell's
-	unshare -m sh -c 'r=$0 o=$1 d=$2 && shift 2 &&
+	unshare -m sh -c 'r=$0 o=$1 d=$2 t=$3 && shift 3 &&
 		mount -t overlay overlay -o lowerdir="$r",upperdir="$o/upper",workdir="$o/work" "$o/merged" &&
-		mount --bind "$d" "$o/merged/debs" && mount -t proc proc "$o/merged/proc" &&
-		exec chroot "$o/merged" "$@"' "$root" "$ov" "$debs" "$@"
+		mount --bind "$d" "$o/merged/debs" && mount --bind "$t" "$o/merged/src" &&
+		mount -t proc proc "$o/merged/proc" &&
+		exec chroot "$o/merged" "$@"' "$root" "$ov" "$debs" "$KVARLINK_TOP" "$@"
 }
 
 for series in "$@"; do
@@ -63,7 +65,7 @@ for series in "$@"; do
 	root=$dir/root rel=$(cat "$dir/release")
 	suite=$(sed -n 's/^VERSION_CODENAME=//p' "$root/etc/os-release")
 	ov=$(mktemp -d "$KVARLINK_OUT/deb-root-$series.XXXXXX")
-	mkdir -p "$ov/upper/debs" "$ov/work" "$ov/merged"
+	mkdir -p "$ov/upper/debs" "$ov/upper/src" "$ov/work" "$ov/merged"
 	log=$KVARLINK_OUT/deb-$series.log
 	: >"$log"
 	# the unsupported kernel is "installed": its modules directory
@@ -141,6 +143,18 @@ for series in "$@"; do
 		/var/lib/dkms/kvarlink /usr/src/kvarlink* /usr/bin/kvarlinkctl 2>/dev/null')
 	[ $status -eq 0 ] && [ -z "$left" ]
 	tap_result $? "deb $series: apt purges both; nothing left in /lib/modules, /var/lib/dkms, /usr/src (left: ${left:-nothing})"
+
+	# the manual way (README, "Install"), on Debian 12's own kernel
+	if [ "$series" = 6.1 ]; then
+		in_overlay "$root" make -C /src dkms KDIR="/usr/src/linux-headers-$rel" \
+			>"$log.make" 2>&1
+		status=$?
+		got=$(in_overlay "$root" sh -c "cd /lib/modules/$rel/updates/dkms 2>/dev/null && ls" |
+			sed -n 's/\.ko\(\.xz\|\.zst\|\.gz\)\?$//p' | sort | xargs)
+		[ $status -eq 0 ] || tail -n 20 "$log.make" | sed 's/^/# /'
+		[ $status -eq 0 ] && [ "$got" = "$modules" ]
+		tap_result $? "deb $series: make dkms installs kvarlink/$version for $rel, exactly $modules (got: ${got:-nothing})"
+	fi
 	rm -rf "$ov"
 done
 tap_summary deb

@@ -886,7 +886,14 @@ func main() {
 	// The read methods with a Go struct
 	typed := map[string]bool{}
 	typed["org.kernel.network.MonitorLinks"] = true
-	for _, r := range readers(version, *address) {
+	// the kernel's release, which Describe and Hello report; GetInfo's
+	// version is the project's when it is built out of tree
+	release, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		t.result(err, "/proc/sys/kernel/osrelease")
+		return
+	}
+	for _, r := range readers(strings.TrimSpace(string(release)), *address) {
 		name := r.iface + "." + r.method
 		typed[name] = true
 		p := parsed[r.iface]
