@@ -21,7 +21,8 @@ pkgs_host="gcc clang libclang-rt-14-dev"
 pkgs_bench="libjson-c-dev libcjson-dev libjansson-dev linux-perf binutils"
 pkgs_go="golang-go golang-github-varlink-go-dev varlink-go"
 # make deb (deb.sh): dpkg-buildpackage here, or in a root mmdebstrap makes
-pkgs_deb="dpkg-dev debhelper dh-dkms lintian mmdebstrap debian-archive-keyring"
+# zstd: deb-test.sh unpacks modules a DKMS compressed with it
+pkgs_deb="dpkg-dev debhelper dh-dkms lintian mmdebstrap debian-archive-keyring zstd"
 
 want=()
 for group in "$@"; do
