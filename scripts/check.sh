@@ -62,16 +62,30 @@ tally_tap() {
 	done <"$file"
 }
 
-# Each part's time, for the table at the end.
+# Each part's time, for the table at the end: wall clock, and the CPU
+# time of the processes it ran (both CPUs busy, the wall clock is about
+# half the sum of the CPU times: what a part costs the whole run).
+# bash's times, written to a file (a pipe or $(...) would run it in a
+# subshell of its own, without the children), sums this shell's
+# waited-for children; cpu_seconds sets $cpu to it.
+cpu_seconds() {
+	local file=$KVARLINK_OUT/times.$BASHPID
+	times >"$file"
+	cpu=$(awk 'END { for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }
+		printf "%d\n", n }' "$file")
+	rm -f "$file"
+}
 times=() current= started=$SECONDS
 section() {
 	section_done
 	echo "# ---- $*"
-	current=$* t0=$SECONDS
+	cpu_seconds
+	current=$* t0=$SECONDS cpu0=$cpu
 }
 section_done() {
 	[ -n "$current" ] || return 0
-	times+=("$(printf '%6d s  %s' $((SECONDS - t0)) "$current")")
+	cpu_seconds
+	times+=("$(printf '%6d s %6d s  %s' $((SECONDS - t0)) $((cpu - cpu0)) "$current")")
 	current=
 }
 
@@ -85,9 +99,9 @@ tap_script() {
 	tally $? "$name: exits 0"
 }
 
+mkdir -p "$KVARLINK_OUT"
 section packages
 "$KVARLINK_TOP/scripts/deps.sh" build lint vm kernels debug host bench go deb || exit 1
-mkdir -p "$KVARLINK_OUT"
 
 # What the parts below take from the network and the compiler starts
 # here, in the background: the Debian kernels and their roots
@@ -264,12 +278,15 @@ judge_console() {
 	fi
 }
 
-# Run a job: its TAP and its time into files of its own.
+# Run a job: its TAP and its times into files of its own.
 job() {
-	local name=$1 t0=$SECONDS
+	local name=$1 t0=$SECONDS cpu cpu0
 	shift
+	cpu_seconds
+	cpu0=$cpu
 	"$@" >"$KVARLINK_OUT/job-$name.tap" 2>&1
-	echo $((SECONDS - t0)) >"$KVARLINK_OUT/job-$name.seconds"
+	cpu_seconds
+	echo $((SECONDS - t0)) $((cpu - cpu0)) >"$KVARLINK_OUT/job-$name.seconds"
 }
 
 # The jobs, taken by two workers from a queue, the longest first, so that
@@ -317,7 +334,8 @@ wait $workers
 section_done
 for name in $jobs; do
 	if [ -e "$KVARLINK_OUT/job-$name.seconds" ]; then
-		times+=("$(printf '%6d s    %s' "$(cat "$KVARLINK_OUT/job-$name.seconds")" "$name")")
+		# shellcheck disable=SC2046 # two numbers
+		times+=("$(printf '%6d s %6d s    %s' $(cat "$KVARLINK_OUT/job-$name.seconds") "$name")")
 	fi
 	echo "# ---- $name"
 	tally_tap "" "$KVARLINK_OUT/job-$name.tap"
@@ -332,7 +350,8 @@ for name in "${!bg_pids[@]}"; do
 done
 
 section_done
-echo "# time per part (the jobs ran beside the parts before them):"
-printf '#  %s\n' "${times[@]}" "$(printf '%6d s  in all' $((SECONDS - started)))"
+echo "# time per part (the jobs ran beside the parts before them), wall clock and CPU:"
+cpu_seconds
+printf '#  %s\n' "${times[@]}" "$(printf '%6d s %6d s  in all' $((SECONDS - started)) "$cpu")"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
