@@ -59,18 +59,30 @@ if [ ! -e "$kdir/.kvarlink-configured" ]; then
 		die "the built-in kernel's config fragment does not apply"
 	touch "$kdir/.kvarlink-configured"
 fi
-# net/varlink with W=1 first: it must build without a warning, and if it
-# does not, its objects go, so that the next run compiles them again and
-# fails again.  W=1 for the whole kernel would change every command line,
-# and with it rebuild everything the debug kernel's build left.
-if ! mk -j"$jobs" W=1 net/varlink/ 2>"$kdir.build.log" ||
-	! mk -j"$jobs" bzImage modules 2>>"$kdir.build.log"; then
-	rm -rf "$kdir/net/varlink"
+# The kernel, then W=1 on net/varlink: every file of it that was compiled
+# (its .o.cmd names a source that is there) compiled again to assembly (.s), with W=1,
+# which must say nothing.  The .s files have command lines of their own,
+# so W=1 changes neither the objects' nor the kernel's link: a run that
+# changed nothing builds nothing (kbuild makes a .s again when its source
+# changed), and W=1 for the whole kernel would rebuild all of it.  A
+# warning removes the .s files, so that the next run compiles them again
+# and fails again.
+if ! mk -j"$jobs" bzImage modules 2>"$kdir.build.log"; then
 	cat "$kdir.build.log" >&2
 	die "the built-in kernel does not build"
 fi
-if grep -A3 'varlink.*\(warning\|error\)' "$kdir.build.log" >&2; then
-	rm -rf "$kdir/net/varlink"
+asm=()
+while read -r cmd source; do
+	[ -e "$source" ] || continue	# a file the project no longer has
+	cmd=${cmd%.o.cmd}
+	asm+=("${cmd%/.*}/${cmd##*/.}.s")
+done < <(cd "$kdir" && find net/varlink -name '.*.o.cmd' ! -name '.*.mod.o.cmd' \
+	-exec awk '/^source_/ { print FILENAME, $3 }' {} +)
+[ "${#asm[@]}" -gt 0 ] || die "no object of net/varlink was built"
+if ! mk -j"$jobs" W=1 "${asm[@]}" 2>>"$kdir.build.log" ||
+	grep -A3 'varlink.*\(warning\|error\)' "$kdir.build.log" >&2; then
+	(cd "$kdir" && rm -f "${asm[@]}")
+	cat "$kdir.build.log" >&2
 	die "W=1 warnings in net/varlink"
 fi
 if [ "$as" = y ]; then
