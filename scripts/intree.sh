@@ -296,6 +296,12 @@ for f in net/Kconfig net/Makefile MAINTAINERS Documentation/networking/index.rst
 	mkdir -p "$work/$(dirname "$f")"
 	cp "$ksrc/$f" "$work/$f"
 done
+# The same tree gives the same series, to the byte (lint.sh keeps what
+# checkpatch said of each patch): its dates are those of the project's
+# last commit, or now outside a repository with one.
+date=$(git -C "$top" log -1 --format=%cI 2>/dev/null) || date=
+GIT_AUTHOR_DATE=${date:-$(date -R)}
+export GIT_AUTHOR_DATE GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 git -C "$work" init -q
 git -C "$work" config user.name "$maint_name"
 git -C "$work" config user.email "$maint_email"

@@ -9,6 +9,29 @@ set -uo pipefail
 src=$(ksrc_ensure) || exit 1
 
 cd "$KVARLINK_TOP" || exit 1
+# checkpatch, or what it said before of the same file under the same
+# options: its reports are kept in the cache, named after checkpatch
+# (its source tree and its text), its arguments and the file's content.
+# Usage: checkpatch_cached REPORT ARGUMENT... FILE
+checkpatch_cached() {
+	local report=$1 file=${!#} key status
+	shift
+	key=$( { echo "$src $*"; cat "$src/scripts/checkpatch.pl" "$file"; } |
+		sha256sum | cut -c1-32)
+	if [ -e "$cpcache/$key" ]; then
+		touch "$cpcache/$key"
+		cp "$cpcache/$key" "$report"
+		return
+	fi
+	"$src/scripts/checkpatch.pl" "$@" >"$report" 2>&1
+	status=$?
+	# 1: it found something; more, it did not finish
+	[ $status -gt 1 ] || { cp "$report" "$cpcache/$key.$$" && mv "$cpcache/$key.$$" "$cpcache/$key"; }
+}
+cpcache=$KVARLINK_CACHE/checkpatch
+mkdir -p "$cpcache"
+find "$cpcache" -type f -mtime +30 -delete
+
 # Kernel code passes every check.  Userspace test code may use the
 # CamelCase names of the APIs it calls (libFuzzer, cJSON); the host shim
 # headers re-create kernel headers and are not checked.  checkpatch runs
@@ -24,8 +47,7 @@ checkpatch_one() {
 	module/include/linux/varlink.h) ignore="--ignore MACRO_ARG_REUSE" ;;
 	esac
 	# shellcheck disable=SC2086 # $ignore is words
-	"$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types $ignore \
-		-f "$f" >"$reports/${f//\//%}" 2>&1
+	checkpatch_cached "$reports/${f//\//%}" --strict --no-tree --quiet --show-types $ignore -f "$f"
 }
 reports=$KVARLINK_OUT/checkpatch
 rm -rf "$reports"
@@ -35,8 +57,8 @@ for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
 	case "$f" in selftests/host/include/*) continue ;; esac
 	[ -e "$f" ] && files+=("$f")
 done
-export -f checkpatch_one
-export src reports
+export -f checkpatch_cached checkpatch_one
+export src reports cpcache
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 1 bash -c 'checkpatch_one "$1"' checkpatch
 for f in "${files[@]}"; do
 	report=$(cat "$reports/${f//\//%}" 2>/dev/null || echo "no report")
@@ -117,12 +139,19 @@ fi
 # Run outside this repository's git tree: there checkpatch would hand
 # every SPDX line to spdxcheck.py, which needs the kernel's own git tree
 # (and python's ply and git modules).
-for p in "$patches"/*.patch; do
+checkpatch_patch() {
+	local p=$1 ignore=
 	# as for module/include/linux/varlink.h above
-	ignore=
 	grep -q '^+++ b/include/linux/varlink.h' "$p" && ignore="--ignore MACRO_ARG_REUSE"
-	report=$(cd "$patches" && "$src/scripts/checkpatch.pl" --strict --quiet \
-		--show-types --ignore FILE_PATH_CHANGES $ignore "$p" 2>&1)
+	# shellcheck disable=SC2086 # $ignore is words
+	checkpatch_cached "$reports/$p" --strict --quiet --show-types \
+		--ignore FILE_PATH_CHANGES $ignore "$p"
+}
+export -f checkpatch_patch
+(cd "$patches" && printf '%s\n' *.patch |
+	xargs -P "$(nproc)" -n 1 bash -c 'checkpatch_patch "$1"' checkpatch)
+for p in "$patches"/*.patch; do
+	report=$(cat "$reports/${p##*/}" 2>/dev/null || echo "no report")
 	[ -n "$report" ] && printf '%s\n' "$report" | sed 's/^/# /'
 	tap_result "$([ -z "$report" ] && echo 0 || echo 1)" "checkpatch ${p##*/}"
 done
