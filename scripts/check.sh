@@ -204,11 +204,17 @@ judge_results() {
 	local kernel=$1 dir=$2
 	python3 "$KVARLINK_TOP/scripts/ktap.py" "$(ksrc_ensure)/tools/testing/kunit" \
 		"$kernel" <"$dir/result.ktap" 2>"$dir/result.parsed"
-	# the time each step and program took: the slow ones, slowest first
-	awk '/^ *# seconds=/ { s = $NF; sub(/.*=/, "", s); next }
+	# the time each step, program and test of a program took: the slow
+	# ones, slowest first
+	awk '/^ *# selftests: varlink: / { prog = $NF }
+		/^ *# seconds=/ { s = $NF; sub(/.*=/, "", s); next }
 		/^ *(not )?ok [0-9]+ / && s != "" {
-			sub(/^ *(not )?ok [0-9]+ (selftests: varlink: )?/, ""); print s, $1; s = ""
-		}' "$dir/result.ktap" | sort -rn | awk '$1 >= 20 { printf "# %s s: %s\n", $1, $2 }'
+			test = /^        / ? prog ": " : ""
+			sub(/^ *(not )?ok [0-9]+ (- )?(selftests: varlink: )?/, "")
+			sub(/ # .*/, "")
+			print s, test $0; s = ""
+		}' "$dir/result.ktap" | sort -rn |
+		awk '$1 >= 20 { s = $1; sub(/^[0-9]+ /, ""); printf "# %s s: %s\n", s, $0 }'
 }
 
 # The fault run's table: how many injected failures hit each call site,

@@ -29,7 +29,7 @@
 # demo, shell and bench end with "verdict: pass" or "verdict: fail ...".
 #
 # kvarlink.tests=a,b,... runs these programs of the kselftest target (by
-# the runner's run_many) instead of all of it (run_kselftest.sh);
+# the runner's run_many) instead of all of it (kselftest-list.txt);
 # kvarlink.expect=kunit,kmemleak,lockdep,kcsan: what this kernel has, so
 # that a kernel built without it fails the step rather than leaves it out;
 # kvarlink.params=a=1,b=2 are the core's module parameters;
@@ -125,27 +125,39 @@ run_steps() {
 # The kselftest runner's TAP on stdin, made KTAP: the lines it prefixes
 # with "# " after a program's header are the program's own output, one
 # level deeper; the time each program took is a diagnostic before its
-# result.  Fails unless the runner gave as many results as it planned.
+# result, and the time each of its tests took (since the one before it
+# ended) before the test's.  Fails unless the runner gave as many
+# results as it planned.
 ksft_ktap() {
 	awk '
 	function now(  l) { getline l <"/proc/uptime"; close("/proc/uptime"); return int(l) }
-	/^# selftests: / { print "    " $0; t0 = now(); fflush(); next }
-	/^#( |$)/ { sub(/^# ?/, ""); print "        " $0; fflush(); next }
+	/^# selftests: / { print "    " $0; t0 = t1 = now(); fflush(); next }
+	/^#( |$)/ {
+		sub(/^# ?/, "")
+		if (/^(not )?ok [0-9]+ /) {
+			print "        # seconds=" now() - t1
+			t1 = now()
+		}
+		print "        " $0; fflush(); next
+	}
 	/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0 }
 	/^(not )?ok [0-9]+ / { print "    # seconds=" now() - t0; results++ }
 	{ print "    " $0; fflush() }
 	END { exit !(plan != "" && results == plan) }' >"$out"
 }
 
-# The varlink target by the kselftest runner: all of it, in its own order
-# (run_kselftest.sh), or the programs given, listed or not (its run_many).
+# The varlink target by the kselftest runner (its run_many): all of it,
+# in its own order (kselftest-list.txt, as run_kselftest.sh runs it), or
+# the programs given, listed or not.  Without perl the runner prefixes
+# the programs' lines with sed, busybox's here, which passes them on a
+# pipe's buffer at a time: each line as it comes instead, for the times
+# of the tests (ksft_ktap).
 ksft_run() {
-	if [ $# -eq 0 ]; then
-		/kselftest/run_kselftest.sh
-	else
-		(cd /kselftest/varlink && BASE_DIR=/kselftest && . ../kselftest/runner.sh &&
-			run_many "$@")
-	fi
+	# shellcheck disable=SC2046 # a list of words
+	[ $# -gt 0 ] || set -- $(sed -n 's/^varlink://p' /kselftest/kselftest-list.txt)
+	(cd /kselftest/varlink && BASE_DIR=/kselftest && . ../kselftest/runner.sh &&
+		tap_prefix() { awk '{ print "# " $0; fflush() }'; } &&
+		run_many "$@")
 }
 
 # The runner calls /usr/bin/timeout --foreground, which busybox's timeout

@@ -24,6 +24,16 @@
 #include <linux/capability.h>
 #include <linux/varlink.h>
 
+/*
+ * stdout a line at a time, not a pipe's buffer at a time: each test's
+ * lines reach the runner as it ends, and guest-init.sh times each test
+ * by them; a test that forks does not print its parent's buffer twice.
+ */
+__attribute__((constructor)) static void vt_stdout_by_line(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 /* Fill @addr with an abstract name; @extra bytes of trailing NULs. */
 static inline socklen_t vt_addr(struct sockaddr_un *addr, const char *name,
 				int extra)
