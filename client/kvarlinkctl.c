@@ -199,6 +199,16 @@ static bool method_valid(const char *s)
 /* -------------------------------------------------------------------- */
 /* The connection */
 
+/*
+ * "Failed to WHAT ADDRESS: the error." after a system call on a
+ * connection failed; EAGAIN is SO_SNDTIMEO's time-out.
+ */
+static void io_failed(const char *what, const char *address)
+{
+	fprintf(stderr, "Failed to %s %s: %s\n", what, address,
+		errno == EAGAIN ? "timed out" : strerror(errno));
+}
+
 static int dial(struct conn *c, const char *address, int timeout_ms)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -247,8 +257,7 @@ static int dial(struct conn *c, const char *address, int timeout_ms)
 	while (connect(c->fd, (struct sockaddr *)&addr, alen) < 0) {
 		if (errno == EINTR)
 			continue;
-		fprintf(stderr, "Failed to connect to %s: %s\n", address,
-			errno == EAGAIN ? "timed out" : strerror(errno));
+		io_failed("connect to", address);
 		close(c->fd);
 		c->fd = -1;
 		return -1;
@@ -273,8 +282,7 @@ static int send_all(struct conn *c, const char *buf, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			fprintf(stderr, "Failed to send to %s: %s\n", c->address,
-				errno == EAGAIN ? "timed out" : strerror(errno));
+			io_failed("send to", c->address);
 			return -1;
 		}
 		buf += n;
@@ -346,8 +354,7 @@ static int recv_message(struct conn *c, long long deadline, size_t *len)
 		if (ret < 0 && errno == EINTR)
 			continue;
 		if (ret < 0) {
-			fprintf(stderr, "Failed to wait for %s: %s\n",
-				c->address, strerror(errno));
+			io_failed("wait for", c->address);
 			return RECV_FAIL;
 		}
 		if (!ret) {
@@ -359,8 +366,7 @@ static int recv_message(struct conn *c, long long deadline, size_t *len)
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
-			fprintf(stderr, "Failed to read from %s: %s\n",
-				c->address, strerror(errno));
+			io_failed("read from", c->address);
 			return RECV_FAIL;
 		}
 		if (!n) {
