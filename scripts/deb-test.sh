@@ -115,25 +115,12 @@ for series in "$@"; do
 	# the client and what it links, for the VM: the binary, the
 	# libraries ldd names and the loader, and a wrapper that runs it
 	# through that loader
-	mkdir -p "$keep/client/lib"
 	libs=$(in_overlay "$root" ldd /usr/bin/kvarlinkctl)
-	in_overlay "$root" cat /usr/bin/kvarlinkctl >"$keep/client/lib/kvarlinkctl"
-	loader=
-	while read -r name arrow path _; do
-		case "$name" in linux-vdso.so.*) continue ;; esac
-		if [ "$arrow" = "=>" ]; then
-			in_overlay "$root" cat "$path" >"$keep/client/lib/$name"
-		else
-			loader=${name##*/}
-			in_overlay "$root" cat "$name" >"$keep/client/lib/$loader"
-		fi
-	done <<<"$libs"
-	chmod +x "$keep/client/lib/"*
-	printf '#!/bin/sh\nd=${0%%/*}/lib\nexec "$d/%s" --library-path "$d" "$d/kvarlinkctl" "$@"\n' \
-		"$loader" >"$keep/client/kvarlinkctl"
-	chmod +x "$keep/client/kvarlinkctl"
+	bundle_program "$keep/client" kvarlinkctl /usr/bin/kvarlinkctl "$libs" \
+		in_overlay "$root" cat
+	status=$?
 	echo "$version" >"$keep/version"
-	[ -n "$loader" ] && [ -s "$keep/client/lib/kvarlinkctl" ]
+	[ $status -eq 0 ] && [ -s "$keep/client/lib/kvarlinkctl" ]
 	tap_result $? "deb $series: the installed client and its libraries are kept for the VM"
 
 	in_overlay "$root" env DEBIAN_FRONTEND=noninteractive \

@@ -151,6 +151,35 @@ in_root() {
 	unshare -m sh -c 'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$@"
 }
 
+# A dynamically linked program and what it links, to run in the guest:
+# OUT/lib/ holds the program, the libraries LIBS (ldd's output for it)
+# names and the ELF loader, and OUT/NAME is a script that runs it through
+# that loader.  READ... prints a file by its path in the program's root
+# (cat, or cat in a chroot).
+# Usage: bundle_program OUT NAME PROGRAM LIBS READ...
+bundle_program() {
+	local out=$1 name=$2 prog=$3 libs=$4 lib arrow path _ loader=
+	shift 4
+	rm -rf "$out"
+	mkdir -p "$out/lib"
+	"$@" "$prog" >"$out/lib/$name" || return 1
+	while read -r lib arrow path _; do
+		case "$lib" in linux-vdso.so.* | linux-gate.so.*) continue ;; esac
+		if [ "$arrow" = "=>" ]; then
+			"$@" "$path" >"$out/lib/$lib" || return 1
+		else	# the loader: "/lib64/ld-linux-x86-64.so.2 (0x...)"
+			loader=${lib##*/}
+			"$@" "$lib" >"$out/lib/$loader" || return 1
+		fi
+	done <<<"$libs"
+	[ -n "$loader" ] || return 1
+	chmod 0755 "$out/lib/"*
+	# shellcheck disable=SC2016 # the script's own
+	printf '#!/bin/sh\n# %s through its own ELF loader and libraries (bundle_program)\nd=$(dirname "$0")/lib\nexec "$d/%s" --inhibit-cache --library-path "$d" --argv0 "$0" "$d/%s" "$@"\n' \
+		"$name" "$loader" "$name" >"$out/$name"
+	chmod 0755 "$out/$name"
+}
+
 # The test VM's qemu command, without its serial ports, in the array qemu.
 # Usage: vm_qemu IMAGE INITRAMFS MODE VCPUS [ARGS]  (MODE and the
 # kvarlink.* ARGS for the kernel command line: see guest-init.sh)

@@ -67,29 +67,8 @@ if grep -q 'not found' <<<"$libs"; then
 	die "varlinkctl: missing libraries: $(grep 'not found' <<<"$libs" | tr -s ' \t\n' ' ')"
 fi
 
-rm -rf "$out"
-mkdir -p "$out/lib"
-cp "$bin" "$out/lib/varlinkctl"
-loader=
-while read -r name arrow path _; do
-	case "$name" in linux-vdso.so.* | linux-gate.so.*) continue ;; esac
-	if [ "$arrow" = "=>" ]; then
-		cp -L "$path" "$out/lib/$name"
-	else	# the loader: "/lib64/ld-linux-x86-64.so.2 (0x...)"
-		loader=$(basename "$name")
-		cp -L "$name" "$out/lib/$loader"
-	fi
-done <<<"$libs"
-[ -n "$loader" ] || die "varlinkctl: ldd named no ELF loader"
-
-cat >"$out/varlinkctl" <<EOF
-#!/bin/sh
-# systemd's varlinkctl $version (Debian sid), through its own ELF loader
-# and libraries: made by scripts/varlinkctl.sh
-d=\$(dirname "\$0")/lib
-exec "\$d/$loader" --inhibit-cache --library-path "\$d" --argv0 "\$0" "\$d/varlinkctl" "\$@"
-EOF
-chmod 0755 "$out/varlinkctl"
+bundle_program "$out" varlinkctl "$bin" "$libs" cat ||
+	die "varlinkctl: ldd named no ELF loader, or a library could not be read"
 echo "$version" >"$out/version"
 
 # it must run here, on bookworm's glibc, through the copied loader
