@@ -7,7 +7,7 @@
 #   module/include/linux/varlink.h -> include/linux/varlink.h
 #   uapi/linux/varlink.h -> include/uapi/linux/varlink.h
 #   Documentation/varlink.rst -> Documentation/networking/varlink.rst
-#   client/kvarlinkctl.c, .1, client/intree/ (its Makefile and the
+#   client/kvarlinkctl.c, .1, rules.mk, client/intree/ (its Makefile and the
 #                           headers it needs beside tools/include)
 #                        -> tools/varlink/
 #   selftests/ (what its "intree-files" target names)
@@ -245,7 +245,7 @@ lay() {
 
 	case "$want" in *" tools "*)
 		take tools/varlink "$top"/client/kvarlinkctl.c "$top"/client/kvarlinkctl.1 \
-			"$top"/client/intree/Makefile
+			"$top"/client/rules.mk "$top"/client/intree/Makefile
 		for f in "$top"/client/intree/include/*/; do
 			f=${f%/}
 			take "tools/varlink/include/${f##*/}" "$f"/*.h
@@ -296,9 +296,9 @@ for f in net/Kconfig net/Makefile MAINTAINERS Documentation/networking/index.rst
 	mkdir -p "$work/$(dirname "$f")"
 	cp "$ksrc/$f" "$work/$f"
 done
-# The same tree gives the same series, to the byte (lint.sh keeps what
-# checkpatch said of each patch): its dates are those of the project's
-# last commit, or now outside a repository with one.
+# The same commit gives the same series, to the byte: its dates are
+# those of the project's last commit, or now outside a repository with
+# one.
 date=$(git -C "$top" log -1 --format=%cI 2>/dev/null) || date=
 GIT_AUTHOR_DATE=${date:-$(date -R)}
 export GIT_AUTHOR_DATE GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
