@@ -11,12 +11,17 @@ src=$(ksrc_ensure) || exit 1
 cd "$KVARLINK_TOP" || exit 1
 # checkpatch, or what it said before of the same file under the same
 # options: its reports are kept in the cache, named after checkpatch
-# (its source tree and its text), its arguments and the file's content.
+# (its source tree and its text), its arguments and the file's content,
+# but for a patch's commit and date (its first "From <commit>" and
+# "Date:" lines), which every commit of this project changes and
+# checkpatch does not judge.
 # Usage: checkpatch_cached REPORT ARGUMENT... FILE
 checkpatch_cached() {
 	local report=$1 file=${!#} key status
 	shift
-	key=$( { echo "$src $*"; cat "$src/scripts/checkpatch.pl" "$file"; } |
+	key=$( { echo "$src $*"; cat "$src/scripts/checkpatch.pl"
+		awk 'head && (/^From [0-9a-f]+ / || /^Date: /) { next }
+			/^---$/ { head = 0 } { print }' head=1 "$file"; } |
 		sha256sum | cut -c1-32)
 	if [ -e "$cpcache/$key" ]; then
 		touch "$cpcache/$key"
