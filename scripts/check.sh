@@ -89,19 +89,12 @@ section_done() {
 	current=
 }
 
-# The run's critical path is its longest job, the debug kernel's VM: it
-# runs at the run's priority, and every other job and part at nice 5
-# beside it (a quarter of its share of a CPU they both want), so that it
-# ends about when the rest does rather than last.  Nothing waits on a
-# CPU it would not have waited on: the CPUs are shared, not left idle.
-LOW_PRIORITY=5
-
 # A script that prints TAP: its lines, and its exit status.
 # Usage: tap_script NAME COMMAND...
 tap_script() {
 	local name=$1
 	shift
-	nice -n "$LOW_PRIORITY" "$@" >"$KVARLINK_OUT/$name.tap" 2>&1
+	"$@" >"$KVARLINK_OUT/$name.tap" 2>&1
 	tally_tap "$name: " "$KVARLINK_OUT/$name.tap"
 	tally $? "$name: exits 0"
 }
@@ -291,19 +284,13 @@ judge_console() {
 	fi
 }
 
-# Run a job: its TAP and its times into files of its own; the longest
-# (the queue's first) at the run's priority, the others lower.
+# Run a job: its TAP and its times into files of its own.
 job() {
 	local name=$1 t0=$SECONDS cpu cpu0
 	shift
 	cpu_seconds
 	cpu0=$cpu
-	if [ "$name" = "$longest" ]; then
-		"$@" >"$KVARLINK_OUT/job-$name.tap" 2>&1
-	else
-		(renice -n "$LOW_PRIORITY" -p "$BASHPID" >/dev/null && "$@") \
-			>"$KVARLINK_OUT/job-$name.tap" 2>&1
-	fi
+	"$@" >"$KVARLINK_OUT/job-$name.tap" 2>&1
 	cpu_seconds
 	echo $((SECONDS - t0)) $((cpu - cpu0)) >"$KVARLINK_OUT/job-$name.seconds"
 }
@@ -319,8 +306,6 @@ jobs=
 for name in debug fault builtin kcsan stock 7.3 6.12 m fuzz run; do
 	case " fuzz run m $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
 done
-# shellcheck disable=SC2086 # the first word
-longest=$(set -- $jobs && echo "${1:-}")
 queue=$KVARLINK_OUT/jobs
 printf '%s\n' $jobs >"$queue"
 worker() {
