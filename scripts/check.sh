@@ -6,7 +6,7 @@
 # lint, the Debian packages (built, lintian, installed with apt and DKMS
 # in a root of 6.1, 6.12 and 7.3, purged) and the host build of the
 # protocol core, and beside
-# them, three at a time from the start, the jobs: a short fuzz run, make
+# them, two at a time from the start, the jobs: a short fuzz run, make
 # run, the in-tree build as modules, and the VM runs: the kselftest
 # target on the stock kernel (6.1), on 6.12 and on 7.3, KUnit and the
 # kselftest target on the debug kernel (KASAN), the concurrent selftests
@@ -295,13 +295,9 @@ job() {
 	echo $((SECONDS - t0)) $((cpu - cpu0)) >"$KVARLINK_OUT/job-$name.seconds"
 }
 
-# The jobs, taken by three workers from a queue, the longest first, so
-# that they end together; each job locks what it builds, so that two never
+# The jobs, taken by two workers from a queue, the longest first, so that
+# the two end together; each job locks what it builds, so that two never
 # build the same at once, and waits for a kernel built in the background.
-# Three, on two CPUs: the VMs of the Debian kernels sleep through half of
-# their tests (timeouts, paced readers), and with two at a time the CPUs
-# stood idle a third of the run's last half (vmstat); what only computes
-# takes the same CPU time however it is shared.
 jobs=
 for name in debug fault builtin kcsan stock 7.3 6.12 m fuzz run; do
 	case " fuzz run m $KERNELS " in *" $name "*) jobs="$jobs $name" ;; esac
@@ -323,11 +319,10 @@ worker() {
 exec 7>"$KVARLINK_OUT/deb.lock"
 flock 7
 export KVARLINK_DEB_WAIT=1
-workers=
-for _ in 1 2 3; do
-	worker 7>&- &
-	workers="$workers $!"
-done
+worker 7>&- &
+workers=$!
+worker 7>&- &
+workers="$workers $!"
 
 section lint
 tap_script lint "$KVARLINK_TOP/scripts/lint.sh"
@@ -339,7 +334,7 @@ exec 7>&-
 section "host build of the protocol core"
 tap_script host make -s -C "$KVARLINK_TOP/selftests/host" run
 
-section "the jobs, three at a time, to their end"
+section "the jobs, two at a time, to their end"
 # shellcheck disable=SC2086
 wait $workers
 section_done
