@@ -19,7 +19,7 @@ cd "$KVARLINK_TOP" || exit 1
 checkpatch_cached() {
 	local report=$1 file=${!#} key status
 	shift
-	key=$( { echo "$src $*"; cat "$src/scripts/checkpatch.pl"
+	key=$( { echo "$src $checkpatch_sum $*"
 		awk 'head && (/^From [0-9a-f]+ / || /^Date: /) { next }
 			/^---$/ { head = 0 } { print }' head=1 "$file"; } |
 		sha256sum | cut -c1-32)
@@ -34,6 +34,7 @@ checkpatch_cached() {
 	[ $status -gt 1 ] || { cp "$report" "$cpcache/$key.$$" && mv "$cpcache/$key.$$" "$cpcache/$key"; }
 }
 cpcache=$KVARLINK_CACHE/checkpatch
+checkpatch_sum=$(sha256sum <"$src/scripts/checkpatch.pl" | cut -c1-64)
 mkdir -p "$cpcache"
 find "$cpcache" -type f -mtime +30 -delete
 
@@ -63,7 +64,7 @@ for f in $(git ls-files -co --exclude-standard '*.c' '*.h' | sort); do
 	[ -e "$f" ] && files+=("$f")
 done
 export -f checkpatch_cached checkpatch_one
-export src reports cpcache
+export src reports cpcache checkpatch_sum
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 1 bash -c 'checkpatch_one "$1"' checkpatch
 for f in "${files[@]}"; do
 	report=$(cat "$reports/${f//\//%}" 2>/dev/null || echo "no report")
