@@ -215,6 +215,8 @@ static void conn_data_ready(struct sock *sk)
 
 	/* before any read: the writer is the current task's process */
 	vl_writers_note(&conn->writers);
+	if (preemptible())
+		vl_test_delay(VL_TEST_FDS_DELAY);
 	if (conn_refuse_fds(conn))
 		done = true;	/* io_work is queued to tear it down */
 	else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
@@ -652,6 +654,8 @@ static int rx_next(struct vl_conn *conn, u32 *len)
 			rx_release(conn);	/* idle: hold no buffer */
 		if (n == -EAGAIN)
 			return 0;
+		if (n == -EBADMSG)	/* descriptors came with it */
+			vl_stat_inc(protocol_errors);
 		if (n <= 0)
 			return n ? n : -ECONNRESET;
 		conn->rx_len += n;

@@ -112,6 +112,7 @@ enum vl_test_delay {
 	VL_TEST_SENDER_DELAY,	/* a sender lingers once served inline */
 	VL_TEST_CANCEL_DELAY,	/* before a call's cancel callback */
 	VL_TEST_CALLBACK_DELAY,	/* a task lingers in a socket callback */
+	VL_TEST_FDS_DELAY,	/* a writer lingers before the check of fds */
 	VL_TEST_DELAYS
 };
 

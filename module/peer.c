@@ -363,25 +363,41 @@ static int sender_recv(struct socket *sock, struct kvec *iov,
 #else
 #include <net/af_unix.h>
 
-/* The writer's thread group itself (*@pid) is in the skb. */
+/* The writer's thread group itself (*@pid) is in the skb.  One skb is
+ * read at a time: reading one that carries descriptors would release
+ * them (there is no control buffer) unseen, and vl_sender_passed_fds()
+ * may not have seen them queued yet, if its writer has not reached
+ * ->sk_data_ready().  An skb with descriptors is refused, unread.
+ */
 static int sender_recv(struct socket *sock, struct kvec *iov,
 		       struct pid **pid, pid_t *nr, kuid_t *uid)
 {
-	struct sk_buff_head *q = &sock->sk->sk_receive_queue;
 	struct msghdr msg = {};
+	struct sock *sk = sock->sk;
 	struct sk_buff *skb;
-	unsigned long flags;
+	int ret = -EAGAIN;
+	size_t len = 0;
 
-	/* only we dequeue: the skb at the head is the one read next */
-	spin_lock_irqsave(&q->lock, flags);
-	skb = skb_peek(q);
-	if (skb) {
+	/* AF_UNIX queues and shuts down under this lock.  Only we dequeue:
+	 * the skb at the head is the one read next.
+	 */
+	unix_state_lock(sk);
+	skb = skb_peek(&sk->sk_receive_queue);
+	if (skb && UNIXCB(skb).fp) {
+		ret = -EBADMSG;
+	} else if (skb) {
+		len = min_t(size_t, iov->iov_len,
+			    skb->len - UNIXCB(skb).consumed);
 		*pid = get_pid(UNIXCB(skb).pid);
 		*uid = UNIXCB(skb).uid;
+		ret = 0;
+	} else if (sk->sk_shutdown & RCV_SHUTDOWN) {
+		ret = 0;	/* the end: nothing more comes */
 	}
-	spin_unlock_irqrestore(&q->lock, flags);
-	/* no control buffer: descriptors sent along are closed */
-	return kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
+	unix_state_unlock(sk);
+	if (ret || !len)
+		return ret;
+	return kernel_recvmsg(sock, &msg, iov, 1, len, MSG_DONTWAIT);
 }
 #endif
 
@@ -399,7 +415,9 @@ static int sender_recv(struct socket *sock, struct kvec *iov,
  * the module is unloaded.  AF_UNIX counts the descriptors queued to a
  * socket (scm_stat, added before the skb is queued and sk_data_ready()
  * called, removed when it is read), so the caller closes a connection
- * whose count is not 0, and closing it releases what is queued.
+ * whose count is not 0, and closing it releases what is queued.  A read
+ * that comes first, between the two, finds them instead: see
+ * vl_sender_recv().
  *
  * Context: any; the connection's callbacks, once set.
  * Return: true if descriptors are queued (never, since 6.16).
@@ -591,7 +609,8 @@ static void writers_drained(struct vl_writers *w, struct sock *sk)
  * @changed: set to whether @s changed
  *
  * Context: process context, the socket's only reader.
- * Return: as kernel_recvmsg() with MSG_DONTWAIT.
+ * Return: as kernel_recvmsg() with MSG_DONTWAIT; -EBADMSG, nothing read,
+ * if what comes next carries descriptors (see vl_sender_passed_fds()).
  */
 int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
 		   struct vl_writers *w, bool *changed)

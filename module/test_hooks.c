@@ -16,6 +16,7 @@ static const char * const delay_names[VL_TEST_DELAYS] = {
 	[VL_TEST_SENDER_DELAY] = "test_sender_delay_ms",
 	[VL_TEST_CANCEL_DELAY] = "test_cancel_delay_ms",
 	[VL_TEST_CALLBACK_DELAY] = "test_callback_delay_ms",
+	[VL_TEST_FDS_DELAY] = "test_fds_delay_ms",
 };
 
 static struct dentry *test_dir;

@@ -1133,4 +1133,57 @@ TEST_F_TIMEOUT(passed_fd, refused, 60)
 	EXPECT_EQ(0, served(NULL));
 }
 
+/*
+ * A descriptor that a read of the server finds before its writer's check
+ * does: the writer lingers before the check (test_fds_delay_ms, a
+ * debugfs knob of test builds), a call in flight ends meanwhile, and the
+ * server reads on.  The call that came with the descriptor is not
+ * served: the connection is closed, as a protocol error, and the
+ * descriptor released.
+ */
+#define FDS_DELAY	"/sys/kernel/debug/varlink/test_fds_delay_ms"
+
+TEST(passed_fd_read_first)
+{
+	long errors = vt_stat("protocol_errors");
+	long long deadline;
+	int p[2], err, replies = 0;
+	struct pollfd pfd;
+	struct vt_conn c;
+	const char *msg;
+
+	ASSERT_NE(SIG_ERR, signal(SIGPIPE, SIG_IGN));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, vt_write_file(FDS_DELAY, "1500"));
+	/* served in this task once it lingered; it ends 100 ms later */
+	err = vt_send(&c, "{" VT_M("Defer") ",\"parameters\":{\"delay_ms\":100}}");
+	/* the server reads this while this task lingers */
+	if (!err)
+		err = send_with_fd(&c, VT_PING, p[0]);
+	close(p[0]);
+	ASSERT_EQ(0, vt_write_file(FDS_DELAY, "0"));
+	if (err == -EPERM) {
+		TH_LOG("sendmsg() refused the descriptor");
+		return;
+	}
+	ASSERT_EQ(0, err);
+	while ((err = vt_recv(&c, VT_TIMEOUT_MS, &msg)) == 1)
+		replies++;
+	/* Defer's reply at most, then the end */
+	EXPECT_EQ(0, err);
+	EXPECT_GE(1, replies) TH_LOG("the call with the descriptor was served");
+	EXPECT_LT(errors, vt_stat("protocol_errors"));
+	/* the pipe's read end is released: its write end has no reader */
+	pfd = (struct pollfd){ .fd = p[1], .events = POLLOUT };
+	deadline = vt_now_ms() + 3000;
+	while (poll(&pfd, 1, 0) == 1 && !(pfd.revents & POLLERR) &&
+	       vt_now_ms() < deadline)
+		vt_sleep_ms(20);
+	EXPECT_TRUE(pfd.revents & POLLERR) TH_LOG("the pipe is still read");
+	close(p[1]);
+	vt_close(&c);
+	EXPECT_EQ(0, served(NULL));
+}
+
 TEST_HARNESS_MAIN
