@@ -116,7 +116,10 @@ static inline char *vt_fmt(const char *fmt, ...)
 	return s;
 }
 
-/* A number from a file of varlink.ko in sysfs, or @def if it has none. */
+/*
+ * A number from a file of varlink.ko in sysfs, or @def if it has none; a
+ * bool parameter's Y or N is 1 or 0.
+ */
 static inline long vt_sysfs(const char *dir, const char *name, long def)
 {
 	char path[128], buf[32];
@@ -131,7 +134,7 @@ static inline long vt_sysfs(const char *dir, const char *name, long def)
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n > 0) {
 		buf[n] = '\0';
-		v = strtol(buf, NULL, 10);
+		v = buf[0] == 'Y' ? 1 : buf[0] == 'N' ? 0 : strtol(buf, NULL, 10);
 	}
 	close(fd);
 	return v;
