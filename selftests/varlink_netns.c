@@ -1181,7 +1181,7 @@ TEST_F_TIMEOUT(reload, name_taken, 180)
  * killed in the middle of its streams, the others exit with them
  * running.
  */
-#define ROUNDS		3
+#define ROUNDS		2
 #define CHURN_PER	10
 
 static int churn_client(int i, int ready)
