@@ -1287,7 +1287,7 @@ TEST_F(conn, bpf_sysctl_program)
  * max_output bytes, then 4 KiB at a time: the replies must wait for it,
  * and it is not closed for being slow.  Each sysctl of the List is a file
  * opened as the caller, tens of milliseconds on a debug kernel: no more
- * of them than that (the debug kernels have a smaller max_output).
+ * of them than that.
  */
 #define LINK_REPLIES	5632
 #define SOCKET_HOLDS	212992
