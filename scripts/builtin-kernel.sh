@@ -7,6 +7,9 @@
 # Usage: builtin-kernel.sh [y|m]
 #   m: the same with every varlink option =m, to show that the in-tree
 #      form builds as modules too (W=1, no warning); nothing boots it.
+# Environment: KVARLINK_NEW_ONLY=1 builds a tree only if it has never
+# been made (check.sh's background build, which would otherwise repeat
+# the incremental build of the run that needs the kernel).
 #
 # The build tree starts as a copy of the debug kernel's, which has all
 # the rest of builtin-kernel.config (the block layer, PCI, virtio and ext2
@@ -28,6 +31,10 @@ src=$(ktree_src)
 key=$( { echo "$debug $BUILTIN_KERNEL_RECIPE $as"
 	cat "$KVARLINK_TOP/scripts/builtin-kernel.config"; } | sha256sum | cut -c1-12)
 kdir=$KVARLINK_CACHE/builtin-$as-$key
+if [ -n "${KVARLINK_NEW_ONLY:-}" ] && [ -e "$kdir/.kvarlink-configured" ]; then
+	echo "$kdir"
+	exit 0
+fi
 
 mkdir -p "$KVARLINK_CACHE"
 exec 8>"$kdir.lock"

@@ -111,8 +111,9 @@ section packages
 # the debug VM run after it are the longest path; the others, built from
 # it or after it, at the lowest priority, take what the tests leave
 # idle.  A part that needs one waits for it: each script locks what it
-# makes while it makes it, and finds it made after.  Their results are
-# counted at the end.
+# makes while it makes it, and finds it made after.  A built-in tree
+# made before is left to the job that needs it, whose incremental build
+# would otherwise be done twice.  Their results are counted at the end.
 declare -A bg_pids
 background() {
 	local name=$1
@@ -128,8 +129,8 @@ built_kernels() {
 		case " $KERNELS m " in *" $kernel "*) ;; *) continue ;; esac
 		case "$kernel" in
 		kcsan) "$KVARLINK_TOP/scripts/debug-kernel.sh" "$kernel" ;;
-		builtin) "$KVARLINK_TOP/scripts/builtin-kernel.sh" y ;;
-		m) "$KVARLINK_TOP/scripts/builtin-kernel.sh" m ;;
+		builtin) KVARLINK_NEW_ONLY=1 "$KVARLINK_TOP/scripts/builtin-kernel.sh" y ;;
+		m) KVARLINK_NEW_ONLY=1 "$KVARLINK_TOP/scripts/builtin-kernel.sh" m ;;
 		esac >/dev/null || return 1
 	done
 }
