@@ -189,7 +189,10 @@ vm_qemu() {
 	# IO-APIC: without this, 6.x panics at boot now and then ("IO-APIC +
 	# timer doesn't work!")
 	cmdline="$cmdline no_timer_check"
-	cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=4M quiet loglevel=4"
+	# the log holds what the guest reads of it at once (KUnit's report,
+	# 80 KB with its prefixes) many times over; selftests that read all
+	# of /dev/kmsg read all of it, full once varlink_log has filled it
+	cmdline="$cmdline hung_task_panic=1 softlockup_panic=1 log_buf_len=1M quiet loglevel=4"
 	# a KUnit case may run minutes under KASAN in TCG on a busy machine; a
 	# real hang still panics long before the outer timeout
 	cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=300"

@@ -1008,7 +1008,7 @@ TEST_F(log, printk_time_off)
 }
 
 /*
- * A full log buffer (4 MiB in the VMs), replayed to a client that reads
+ * A full log buffer (1 MiB in the VMs), replayed to a client that reads
  * SLOW_READ bytes at a time, at first: far more than max_output of
  * replies, which the server sends as the client reads them, so it gets
  * every record without being closed, and the server holds no more than
