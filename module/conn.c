@@ -157,7 +157,7 @@ static void conn_wake(struct sock *sk)
 		wake_up(&conn->tx_wait);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
-	vl_test_callback_delay();
+	vl_test_delay(VL_TEST_CALLBACK_DELAY);
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
@@ -175,7 +175,7 @@ static void conn_write_space(struct sock *sk)
 		wake_up(&conn->tx_wait);
 	}
 	read_unlock_bh(&sk->sk_callback_lock);
-	vl_test_callback_delay();
+	vl_test_delay(VL_TEST_CALLBACK_DELAY);
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
@@ -215,8 +215,7 @@ static void conn_data_ready(struct sock *sk)
 
 	/* before any read: the writer is the current task's process */
 	vl_writers_note(&conn->writers);
-	if (preemptible())
-		vl_test_delay(VL_TEST_FDS_DELAY);
+	vl_test_delay(VL_TEST_FDS_DELAY);
 	if (conn_refuse_fds(conn))
 		done = true;	/* io_work is queued to tear it down */
 	else if (READ_ONCE(vl_config.fast_path) && preemptible() &&

@@ -120,7 +120,10 @@ extern u32 vl_test_delay_ms[VL_TEST_DELAYS];
 void vl_test_hooks_init(void);
 void vl_test_hooks_exit(void);
 
-/* Sleep as long as the selftests asked at this point, in test builds */
+/*
+ * Sleep as long as the selftests asked at this point, in test builds.
+ * Socket callbacks also run in softirq context: there it does not sleep.
+ */
 static inline void vl_test_delay(enum vl_test_delay which)
 {
 	u32 ms;
@@ -128,15 +131,8 @@ static inline void vl_test_delay(enum vl_test_delay which)
 	if (!IS_ENABLED(CONFIG_VARLINK_TEST_PROVIDER))
 		return;
 	ms = READ_ONCE(vl_test_delay_ms[which]);
-	if (ms)
+	if (ms && preemptible())
 		msleep(ms);
-}
-
-/* A socket callback's task lingers in module code, where it may sleep */
-static inline void vl_test_callback_delay(void)
-{
-	if (preemptible())
-		vl_test_delay(VL_TEST_CALLBACK_DELAY);
 }
 
 /* call.c: a call, its lifetime and its replies */

@@ -58,7 +58,7 @@ static void listen_data_ready(struct sock *sk)
 	if (srv && sk->sk_state == TCP_LISTEN)
 		mod_delayed_work(server_wq, &srv->accept_work, 0);
 	read_unlock_bh(&sk->sk_callback_lock);
-	vl_test_callback_delay();
+	vl_test_delay(VL_TEST_CALLBACK_DELAY);
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
