@@ -37,10 +37,12 @@ FAULT_TESTS="varlink_fault varlink_protocol varlink_provider varlink_network
 	varlink_core_unload"
 
 # What the kernels leave out of the kselftest target; they run the rest
-# with the kselftest runner (run_many), in its order.  What the debug
-# and built-in kernels leave out runs on the Debian kernels, and what the
-# built-in kernel leaves out runs on the debug kernel too: the same
-# kernel, KASAN, lockdep and kmemleak included, with varlink as modules.
+# with the kselftest runner (run_many), in its order.  The Debian kernels
+# run all of it (but varlink_varlinkctl.sh on 6.12); every suite but
+# varlink_varlinkctl.sh runs under KASAN, lockdep and kmemleak once at
+# least, on the debug kernel (varlink as modules) or the built-in one
+# (the same kernel, varlink built in), both where being built in changes
+# what it tests.
 # - varlink_varlinkctl.sh: systemd's varlinkctl run 60 times, a client
 #   that checks what the protocol looks like to it, the same bytes on every
 #   kernel; its time goes to loading its 5 MB library (40 s of a Debian
@@ -50,9 +52,18 @@ FAULT_TESTS="varlink_fault varlink_protocol varlink_provider varlink_network
 #   way AF_UNIX tells the server who wrote (peer.c), of which 6.12 has
 #   6.1's, and leaves it out.
 # - varlink_cli.sh: our client, kvarlinkctl, started 50 times (42 s of the
-#   debug run): the built-in kernel, the same debug kernel, runs it with
-#   the client built from the kernel tree, and the Debian kernels run it.
-DEBUG_EXCLUDED="varlink_varlinkctl.sh varlink_cli.sh"
+#   debug run): the built-in kernel runs it with the client built from
+#   the kernel tree, and the Debian kernels run it.
+# - on the debug kernel, what the built-in kernel runs and nothing in it
+#   loads or unloads: the socket (varlink_socket), the dispatch
+#   (varlink_protocol) and the providers built in there (varlink_system,
+#   varlink_process, varlink_files), 90 s of the debug run.  Providers
+#   loaded and unloaded against the core (varlink_provider,
+#   varlink_provider_unload) and the listeners of the namespaces
+#   (varlink_containers) run on both: a core that is a module or not
+#   changes them.
+DEBUG_EXCLUDED="varlink_varlinkctl.sh varlink_cli.sh varlink_socket
+	varlink_protocol varlink_system varlink_process varlink_files"
 EXCLUDED_612="varlink_varlinkctl.sh"
 # - on the built-in kernel, what unloads a built-in module: the core
 #   (varlink_core_unload, and varlink_netns, which loads it again with
