@@ -120,8 +120,7 @@ extern u32 vl_test_delay_ms[VL_TEST_DELAYS];
 void vl_test_hooks_init(void);
 void vl_test_hooks_exit(void);
 
-/*
- * Sleep as long as the selftests asked at this point, in test builds.
+/* Sleep as long as the selftests asked at this point, in test builds.
  * Socket callbacks also run in softirq context: there it does not sleep.
  */
 static inline void vl_test_delay(enum vl_test_delay which)
