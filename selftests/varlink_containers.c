@@ -782,10 +782,6 @@ TEST_F_TIMEOUT(net, container_is_one_tenant, 120)
 	EXPECT_EQ(0, ns_end(&self->child));
 }
 
-/* A paced stream of the test provider that waits for its client */
-#define CORE_STREAM	"{\"method\":\"" VT_IFACE ".Replay\",\"more\":true," \
-			"\"parameters\":{\"n\":1048576,\"size\":65536}}"
-
 /*
  * The same for the core's own stream quotas, which every VARLINK_STREAM
  * method shares: a container's users together run
@@ -797,7 +793,7 @@ TEST_F_TIMEOUT(net, container_is_one_stream_tenant, 120)
 	struct tenant_ctx ctx = {
 		.per_user = vt_param("max_streams_per_user", 0),
 		.per_container = vt_param("max_streams_per_container", 0),
-		.call = CORE_STREAM,
+		.call = vt_blocking_replay(),
 		.too_many = "org.kernel.varlink.TooManyStreams",
 	};
 	long max = vt_param("max_streams", 0);
@@ -809,8 +805,8 @@ TEST_F_TIMEOUT(net, container_is_one_stream_tenant, 120)
 	ASSERT_EQ(0, ns_start(&self->child, 0, CLONE_NEWUSER | CLONE_NEWNET,
 			      tenant_streams, &ctx));
 	ASSERT_TRUE(sync_wait(self->child.sync));
-	EXPECT_TRUE(host_streams_with(65534, CORE_STREAM));
-	EXPECT_TRUE(host_streams_with(1000, CORE_STREAM));
+	EXPECT_TRUE(host_streams_with(65534, ctx.call));
+	EXPECT_TRUE(host_streams_with(1000, ctx.call));
 	ASSERT_TRUE(sync_tell(self->child.sync));
 	EXPECT_EQ(0, ns_end(&self->child));
 }

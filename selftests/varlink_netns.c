@@ -998,7 +998,7 @@ static int stream_start(int *fd, char *refused, size_t size)
 
 	if (vt_open_ready(&c))
 		return -1;
-	ret = vt_call(&c, VT_MORE("Replay", "{\"n\":1048576,\"size\":65536}"), &msg);
+	ret = vt_call(&c, vt_blocking_replay(), &msg);
 	if (ret != 1) {
 		vt_close(&c);
 		return -1;

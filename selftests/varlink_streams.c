@@ -142,7 +142,7 @@ TEST(hangup_ends_the_wait)
 
 	ASSERT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
 	ASSERT_EQ(0, vt_open_ready(&c));
-	ASSERT_EQ(0, vt_send(&c, replay_call(1 << 20, 65536)));
+	ASSERT_EQ(0, vt_send(&c, vt_blocking_replay()));
 	ASSERT_TRUE(replays_reach(1, VT_TIMEOUT_MS));
 	vt_sleep_ms(500);
 	EXPECT_EQ(1, status_replays());
@@ -162,7 +162,7 @@ TEST(unload_waits_for_the_stream)
 	struct vt_conn c;
 
 	ASSERT_EQ(0, vt_open_ready(&c));
-	ASSERT_EQ(0, vt_send(&c, replay_call(1 << 20, 65536)));
+	ASSERT_EQ(0, vt_send(&c, vt_blocking_replay()));
 	ASSERT_TRUE(replays_reach(1, VT_TIMEOUT_MS));
 	EXPECT_EQ(-EAGAIN, vt_rmmod(VT_PROVIDER_MODULE, 1000));
 	EXPECT_EQ(1, status_replays());
@@ -186,7 +186,7 @@ static int start_streams(int *fds, int max, char *refused, size_t size)
 
 		if (vt_open_ready(&c))
 			break;
-		ret = vt_call(&c, replay_call(1 << 20, 65536), &msg);
+		ret = vt_call(&c, vt_blocking_replay(), &msg);
 		if (ret == 1 && !vt_continues(msg)) {
 			snprintf(refused, size, "%s", msg);
 			vt_close(&c);

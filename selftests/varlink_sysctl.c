@@ -1279,18 +1279,21 @@ TEST_F(conn, bpf_sysctl_program)
 
 /*
  * A List longer than the server may hold for a connection (max_output,
- * plus what the socket takes, its default send buffer of 208 KiB): a
- * fifth longer, net.ipv4 with dummy links, each with its conf and neigh
- * directories, about LINK_REPLIES bytes of replies (100 links at the
- * default max_output, about 570 KB in all).  The client waits 2 s, then
- * reads SLOW_READ bytes (less than a reply) at a time for the first
- * max_output bytes, then 4 KiB at a time: the replies must wait for it,
- * and it is not closed for being slow.  Each sysctl of the List is a file
- * opened as the caller, tens of milliseconds on a debug kernel: no more
- * of them than that.
+ * plus what the socket holds): a fifth longer, net.ipv4 with dummy
+ * links, each with its conf and neigh directories, about LINK_REPLIES
+ * bytes of replies.  The connection is made while net.core.wmem_default
+ * is SOCKET_BUFFER, so that the server's end of it buffers little
+ * (SOCKET_HOLDS at most): its default of 208 KiB would make the List
+ * twice as long.  The client waits 2 s, then reads SLOW_READ bytes (less
+ * than a reply) at a time for the first max_output bytes, then 4 KiB at
+ * a time: the replies must wait for it, and it is not closed for being
+ * slow.  Each sysctl of the List is a file opened as the caller, tens of
+ * milliseconds on a debug kernel: no more of them than that (62 links
+ * at the default max_output, about 350 KB of replies).
  */
 #define LINK_REPLIES	5632
-#define SOCKET_HOLDS	212992
+#define SOCKET_BUFFER	16384
+#define SOCKET_HOLDS	(2 * SOCKET_BUFFER)
 #define SLOW_READ	64
 
 TEST_F_TIMEOUT(conn, list_paced, 240)
@@ -1299,13 +1302,21 @@ TEST_F_TIMEOUT(conn, list_paced, 240)
 	int paced = (max_output + SOCKET_HOLDS) * 6 / 5 / LINK_REPLIES;
 	long long bytes = 0, deadline;
 	char *msg = malloc(65536), in[4096];
-	int replies = 0, i, links = 0;
+	int replies = 0, i, links = 0, ret;
 	bool final = false, bad = false;
+	char *wmem;
 	size_t len = 0;
 
 	for (i = 0; i < paced; i++)
 		links += !link_add(vt_fmt("kvsp%d", i), "dummy", NULL);
 	ASSERT_EQ(paced, links);
+	wmem = proc_value("net/core/wmem_default");
+	ASSERT_NE(NULL, wmem);
+	vt_close(&self->c);
+	ASSERT_EQ(0, proc_set("net/core/wmem_default", vt_fmt("%d", SOCKET_BUFFER)));
+	ret = vt_open_ready(&self->c);
+	ASSERT_EQ(0, proc_set("net/core/wmem_default", wmem));
+	ASSERT_EQ(0, ret);
 	ASSERT_EQ(0, vt_send(&self->c, list_call("net.ipv4", true)));
 	vt_sleep_ms(2000);
 	deadline = vt_now_ms() + 240000;

@@ -146,6 +146,17 @@ static inline long vt_param(const char *name, long def)
 	return vt_sysfs("parameters", name, def);
 }
 
+/*
+ * A Replay of the test provider that waits on a client that does not
+ * read: a million replies of a quarter of max_output each (a paced
+ * stream's replies are shorter than half of it).
+ */
+static inline char *vt_blocking_replay(void)
+{
+	return vt_fmt(VT_MORE("Replay", "{\"n\":1048576,\"size\":%ld}"),
+		      vt_param("max_output", 262144) / 4);
+}
+
 /* A counter of varlink.ko, or -1 */
 static inline long vt_stat(const char *name)
 {
