@@ -30,6 +30,7 @@
 #include <net/net_namespace.h>
 
 #include "admission.h"
+#include "caller.h"
 #include "params.h"
 #include "peer.h"
 #include "stats.h"

@@ -26,7 +26,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "cache.h"
 #include "stats.h"
 
 /**

@@ -22,11 +22,17 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "cache.h"
+#include "call.h"
 #include "compat.h"
-#include "internal.h"
+#include "conn.h"
 #include "params.h"
 #include "peer.h"
+#include "registry.h"
+#include "sender.h"
 #include "stats.h"
+#include "streams.h"
+#include "test_hooks.h"
 #include "validate.h"
 
 /* A reply starts so; the object of its parameters follows. */
@@ -41,8 +47,13 @@ static struct vl_cache call_cache;
 static struct vl_jsonw reply_head;
 static char reply_head_buf[32];
 
-/* Start the next reply afresh, dropping what was written and its error. */
-static void reply_reset(struct varlink_call *call)
+/**
+ * vl_call_reply_reset() - start the next reply afresh
+ * @call: the call
+ *
+ * Drops what was written for it, and its error.
+ */
+void vl_call_reply_reset(struct varlink_call *call)
 {
 	vl_jsonw_release(&call->w);
 	vl_jsonw_init_copy(&call->w, &reply_head, call->reply,
@@ -74,11 +85,12 @@ struct varlink_call *vl_call_alloc(struct vl_conn *conn,
 	vl_conn_get(conn);
 	call->conn = conn;
 	call->peer = peer;
+	vl_peer_caller(peer, &call->caller);
 	if (sender && sender->pid) {
 		call->sender_pid = get_pid(sender->pid);
-		call->sender = vl_sender_cred(sender);
+		call->caller.sender_cred = vl_sender_cred(sender);
 	}
-	reply_reset(call);
+	vl_call_reply_reset(call);
 	return call;
 }
 
@@ -98,7 +110,7 @@ void vl_call_put(struct varlink_call *call)
 	if (call->iface)
 		vl_iface_put(call->iface);
 	vl_conn_put(call->conn);
-	put_cred(call->sender);
+	put_cred(call->caller.sender_cred);
 	put_pid(call->sender_pid);
 	mutex_destroy(&call->lock);
 	vl_cache_free(&call_cache, call);
@@ -111,8 +123,9 @@ void vl_call_put(struct varlink_call *call)
  *	otherwise the interface is being unregistered, and the final reply
  *	still reaches the client
  *
- * Runs the cancel callback once, if the provider set one and the call is
- * not finished.  The provider still ends the call with a final reply.
+ * A stream is ended now (streams.c).  Otherwise the cancel callback runs
+ * once, if the provider set one and the call is not finished, and the
+ * provider still ends the call with a final reply.
  */
 void vl_call_cancel(struct varlink_call *call, bool gone)
 {
@@ -127,9 +140,7 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
 	else
 		cancel = call->cancel;
 	mutex_unlock(&call->lock);
-	/* a paced stream waiting for its client learns it now */
-	vl_conn_wake_output(call->conn);
-	if (!cancel)
+	if (vl_stream_cancel(call, gone) || !cancel)
 		return;
 	/* the final reply may come meanwhile: the tests make sure it does */
 	vl_test_delay(VL_TEST_CANCEL_DELAY);
@@ -148,7 +159,7 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
 {
 	const char *error;
 
-	reply_reset(call);
+	vl_call_reply_reset(call);
 	switch (ret) {
 	case -EPERM:
 	case -EACCES:
@@ -163,6 +174,18 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
 		vl_jsonw_kv_s64(&call->w, "errno", -ret);
 	}
 	varlink_error(call, error);
+}
+
+/**
+ * vl_call_abandon() - end a call whose client is gone
+ * @call: a call without its final reply, its client gone (or oneway)
+ *
+ * Nothing is sent, and nothing written for the reply is checked.
+ */
+void vl_call_abandon(struct varlink_call *call)
+{
+	vl_call_reply_reset(call);
+	varlink_reply(call);
 }
 
 /**
@@ -526,6 +549,8 @@ static void check_reply(struct varlink_call *call, const char *error,
 static int call_send(struct varlink_call *call, const char *error,
 		     bool continues)
 {
+	bool send = !test_bit(VL_CALL_ONEWAY, &call->flags) &&
+		    !test_bit(VL_CALL_GONE, &call->flags);
 	struct vl_jsonw *w = &call->w;
 	const char *msg;
 	size_t len;
@@ -535,7 +560,7 @@ static int call_send(struct varlink_call *call, const char *error,
 	vl_jsonw_obj_close(w);		/* the parameters */
 	err = vl_jsonw_error(w);
 	if (!err) {
-		if (IS_ENABLED(CONFIG_VARLINK_DEBUG))
+		if (IS_ENABLED(CONFIG_VARLINK_DEBUG) && send)
 			check_reply(call, error, w->buf + REPLY_PARAMS,
 				    w->len - REPLY_PARAMS);
 		if (w->len == REPLY_PARAMS + 2)
@@ -549,15 +574,14 @@ static int call_send(struct varlink_call *call, const char *error,
 	msg = vl_jsonw_text(w, &len);
 	if (!msg)
 		err = vl_jsonw_error(w);
-	else if (!test_bit(VL_CALL_ONEWAY, &call->flags) &&
-		 !test_bit(VL_CALL_GONE, &call->flags))
+	else if (send)
 		err = vl_conn_send(call->conn, msg, len + 1,
 				   continues && READ_ONCE(call->runner) == current);
 	if (w->buf && w->buf != call->reply)
 		vl_stat_inc(allocations);	/* it outgrew @reply */
 	/* the next reply, if there is one: call_finish() may write another */
 	if (continues || err)
-		reply_reset(call);
+		vl_call_reply_reset(call);
 	return err;
 }
 
@@ -567,11 +591,10 @@ static int call_send(struct varlink_call *call, const char *error,
  *
  * Sends the parameters written since the last reply, with
  * "continues": true.  The call is not finished.  Sent from the method's
- * callback itself, the reply may be held back, up to 8 KiB of replies,
- * to go out with the next ones in one write, until the callback sends
- * its final reply or returns: a stream that waits for events in between
- * returns -EINPROGRESS and replies from its own work, whose replies go
- * out at once.
+ * callback itself or from its stream's run, the reply may be held back,
+ * up to 8 KiB of replies, to go out with the next ones in one write,
+ * until the callback or the run returns.  A stream sends its replies
+ * with varlink_stream_reply(), which paces it too.
  *
  * Context: process context, may sleep.
  * Return: 0; -EINVAL if the call was not made with "more" (nothing is
@@ -588,7 +611,7 @@ int varlink_reply_continues(struct varlink_call *call)
 
 	might_sleep();
 	if (!test_bit(VL_CALL_MORE, &call->flags) ||
-	    !(call->method->flags & VARLINK_MORE))
+	    !(vl_method_flags(call->method) & VARLINK_MORE))
 		return -EINVAL;
 	mutex_lock(&call->lock);
 	if (WARN_ON_ONCE(test_bit(VL_CALL_DONE, &call->flags)))
@@ -601,43 +624,6 @@ int varlink_reply_continues(struct varlink_call *call)
 	return err;
 }
 EXPORT_SYMBOL_GPL(varlink_reply_continues);
-
-/**
- * varlink_reply_wait() - wait until the client has read most of its
- *	replies
- * @call: a call made with "more" to a method with VARLINK_MORE
- *
- * Paces a stream that sends many replies at once (a replay of thousands
- * of records): called before each varlink_reply_continues(), it sleeps
- * while more than half of max_output (a parameter of varlink.ko, 256 KiB
- * by default) is queued for the client, so that a client that reads
- * slowly is never closed for it, and what the stream makes the kernel
- * hold stays under max_output.  Each reply must then be shorter than
- * half of max_output.  The wait holds the task it sleeps in: a stream
- * that waits for events in between returns -EINPROGRESS from its
- * callback and replies from its own work, not from a worker it parks.
- *
- * Context: process context, may sleep; not from a VARLINK_INLINE
- * callback, which may run in the client's own task; no lock of the
- * provider that its cancel callback takes may be held.
- * Return: 0; -ECANCELED once the call was cancelled (the client hung up,
- * or the interface is being unregistered): finish the call;
- * -ECONNRESET if the connection is closing, -EINTR on a fatal signal:
- * finish the call too; -EINVAL if the call was not made with "more".
- */
-int varlink_reply_wait(struct varlink_call *call)
-{
-	might_sleep();
-	if (!test_bit(VL_CALL_MORE, &call->flags) ||
-	    !(call->method->flags & VARLINK_MORE))
-		return -EINVAL;
-	if (test_bit(VL_CALL_GONE, &call->flags))
-		return -ECONNRESET;
-	if (test_bit(VL_CALL_ONEWAY, &call->flags))
-		return 0;
-	return vl_conn_wait_output(call->conn, &call->flags);
-}
-EXPORT_SYMBOL_GPL(varlink_reply_wait);
 
 static int call_finish(struct varlink_call *call, const char *error)
 {
@@ -719,7 +705,7 @@ EXPORT_SYMBOL_GPL(varlink_error);
 int varlink_error_invalid_parameter(struct varlink_call *call,
 				    const char *name)
 {
-	reply_reset(call);
+	vl_call_reply_reset(call);
 	varlink_put_str(call, "parameter", name);
 	return varlink_error(call, VL_ERR("InvalidParameter"));
 }

@@ -87,6 +87,32 @@
 #define vl_sk_memcg(sk)	((sk)->sk_memcg)
 #endif
 
+/* The memory cgroup the socket layer recorded for @sk (a reference), or
+ * NULL.  An accepted AF_UNIX socket is allocated in the connecting task,
+ * in unix_stream_connect(), and sk_alloc() records that task's memory
+ * cgroup (mem_cgroup_sk_alloc()): the opener's at connect(), whatever
+ * its threads do since.  None is recorded for the root cgroup, nor when
+ * socket accounting is off (*@off then): cgroup v1 without kmem.tcp
+ * accounting, or cgroup.memory=nosocket; nor without CONFIG_MEMCG, where
+ * the socket has no field for it.
+ */
+#include <linux/memcontrol.h>
+static inline struct mem_cgroup *vl_sk_memcg_get(struct sock *sk, bool *off)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg = vl_sk_memcg(sk);
+
+	*off = !mem_cgroup_sockets_enabled ||
+	       !cgroup_subsys_on_dfl(memory_cgrp_subsys);
+	if (memcg)
+		css_get(&memcg->css);
+	return memcg;
+#else
+	*off = false;
+	return NULL;
+#endif
+}
+
 /* 7.x moved a task's dumpability, and the user namespace that rules
  * it, from its mm to task->exec_state; <linux/sched/coredump.h> lost
  * SUID_DUMP_USER then, which tells the two apart.  Whether @task is
@@ -153,6 +179,119 @@ int vfs_path_lookup(struct dentry *dentry, struct vfsmount *mnt,
 #define VL_SYSLOG_SYS_ADMIN	1
 #else
 #define VL_SYSLOG_SYS_ADMIN	0
+#endif
+
+/* 6.16 added SO_PASSRIGHTS: off, a client's sendmsg() of descriptors to
+ * a connection fails, and the writer of what is read comes as
+ * SCM_CREDENTIALS, its pid as a number in the reader's pid namespace
+ * (*@nr).  Before, descriptors reach the receive queue (the connection
+ * is closed for them, see vl_sender_passed_fds()), and the writer is in
+ * the skb's control block, its thread group itself (*@pid).  Either way
+ * vl_unix_recv() reads what one writer wrote, and says who (its real
+ * uid in *@uid), as kernel_recvmsg() with MSG_DONTWAIT otherwise; and
+ * -EBADMSG, nothing read, if what comes next carries descriptors.
+ */
+#include <linux/cred.h>
+#include <linux/net.h>
+#include <linux/sched/task.h>
+#include <linux/socket.h>
+#ifdef SO_PASSRIGHTS
+static inline int vl_unix_no_rights(struct socket *listener)
+{
+	int zero = 0;
+
+	return sock_setsockopt(listener, SOL_SOCKET, SO_PASSRIGHTS,
+			       KERNEL_SOCKPTR(&zero), sizeof(zero));
+}
+
+static inline bool vl_unix_fds_queued(struct sock *sk)
+{
+	return false;
+}
+
+/* SCM_CREDENTIALS numbers the writer's uid in the reader's user
+ * namespace, and one that namespace does not map as the overflow uid.
+ * The reader may be a caller's task (conn.c's fast path), in a user
+ * namespace that maps neither the writer nor, maybe, itself: the tag is
+ * read with the kernel's credentials, in the initial user namespace,
+ * where every uid has its number.  A writer that the reader does not see
+ * in its pid namespace is 0, no sender, who is granted nothing; by the
+ * time it is read the number may name another process (sender.c tells).
+ */
+static inline int vl_unix_recv(struct socket *sock, struct kvec *iov,
+			       struct pid **pid, pid_t *nr, kuid_t *uid)
+{
+	struct {
+		struct cmsghdr hdr;
+		struct ucred uc;	/* CMSG_DATA(&hdr) */
+	} ctl = {};
+	struct msghdr msg = {
+		.msg_control = &ctl,
+		.msg_controllen = sizeof(ctl),
+	};
+	const struct cred *old;
+	int n;
+
+	BUILD_BUG_ON(offsetof(typeof(ctl), uc) != CMSG_ALIGN(sizeof(ctl.hdr)));
+	/* init_task's are the kernel's, kernel_cred() of 6.18 */
+	old = override_creds(rcu_dereference_raw(init_task.cred));
+	n = kernel_recvmsg(sock, &msg, iov, 1, iov->iov_len, MSG_DONTWAIT);
+	revert_creds(old);
+	if (n <= 0 || ctl.hdr.cmsg_level != SOL_SOCKET ||
+	    ctl.hdr.cmsg_type != SCM_CREDENTIALS ||
+	    ctl.hdr.cmsg_len != CMSG_LEN(sizeof(ctl.uc)))
+		return n;
+	*nr = ctl.uc.pid;
+	*uid = make_kuid(&init_user_ns, ctl.uc.uid);
+	return n;
+}
+#else
+#include <net/af_unix.h>
+
+static inline int vl_unix_no_rights(struct socket *listener)
+{
+	return 0;
+}
+
+static inline bool vl_unix_fds_queued(struct sock *sk)
+{
+	return atomic_read(&unix_sk(sk)->scm_stat.nr_fds);
+}
+
+/* One skb is read at a time: reading one that carries descriptors would
+ * release them (there is no control buffer) unseen, and
+ * vl_unix_fds_queued() may not have seen them queued yet, if its writer
+ * has not reached ->sk_data_ready().  AF_UNIX queues and shuts down
+ * under the state lock, and only we dequeue: the skb at the head is the
+ * one read next.
+ */
+static inline int vl_unix_recv(struct socket *sock, struct kvec *iov,
+			       struct pid **pid, pid_t *nr, kuid_t *uid)
+{
+	struct msghdr msg = {};
+	struct sock *sk = sock->sk;
+	struct sk_buff *skb;
+	int ret = -EAGAIN;
+	size_t len = 0;
+
+	unix_state_lock(sk);
+	skb = skb_peek(&sk->sk_receive_queue);
+	if (skb && UNIXCB(skb).fp) {
+		ret = -EBADMSG;
+	} else if (skb) {
+		len = min_t(size_t, iov->iov_len,
+			    skb->len - UNIXCB(skb).consumed);
+		*pid = get_pid(UNIXCB(skb).pid);
+		*uid = UNIXCB(skb).uid;
+		ret = 0;
+	} else if (sk->sk_shutdown & RCV_SHUTDOWN) {
+		ret = 0;	/* the end: nothing more comes */
+	}
+	unix_state_unlock(sk);
+	if (ret || !len)
+		return ret;
+	return kernel_recvmsg(sock, &msg, iov, 1, len, MSG_DONTWAIT);
+}
 #endif
 
 #endif /* __KERNEL__ */

@@ -2,54 +2,60 @@
 /*
  * One client connection: NUL framing on the byte stream, the output
  * queue, backpressure and teardown.  Who opened it and who wrote each
- * message is peer.c's, whether it is taken at all admission.c's.
+ * message is peer.c's and sender.c's, whether it is taken at all
+ * admission.c's, what a message means the input callback's (dispatch.c).
  *
- * Each connection has one work item, io_work, which does its reading and
- * dispatching under @io_lock: calls are handled one at a time and in
- * order, and many connections are served in parallel on an unbound
- * workqueue.
+ * Each connection has one work item, io_work, which reads and hands each
+ * message to the input callback under @io_lock: calls are handled one at
+ * a time and in order, and many connections are served in parallel on
+ * an unbound workqueue.
  *
  * The fast path: AF_UNIX calls our sk_data_ready() from the client's
  * sendmsg() (or sendpage()), after dropping the locks of both sockets.
  * When that task may sleep (preemptible(): no spinlock, no RCU-sched or
  * atomic section), nobody else is serving the connection (@io_lock is
- * free) and the method is VARLINK_INLINE (and, for an interface of the
- * initial network namespace only, the task is in the initial namespaces:
- * dispatch.c), the call is served right there
- * and its reply queued to the client before its sendmsg() returns, with no
- * thread switch at all.  Anything else, including a slow method found
- * after parsing, falls back to io_work, which re-reads the message.
- * Replies are always sent with MSG_DONTWAIT, so the fast path never waits
- * for the client to read.
+ * free) and the method is VARLINK_INLINE (dispatch.c), the call is
+ * served right there and its reply queued to the client before its
+ * sendmsg() returns, with no thread switch at all.  Anything else falls
+ * back to io_work, which re-reads the message.
+ *
+ * No work item sleeps on a lock that a client's task can hold.  The
+ * client's own task may hold @io_lock for as long as it is kept off the
+ * CPU (a CPU quota, SCHED_IDLE): io_work only tries it, and if it is
+ * taken, leaves a note (VL_CONN_IO_WANTED) that the holder reads after
+ * it lets go, and queues io_work again (io_unlock()).  The output queue
+ * is under a spinlock, which no task holds while off the CPU, and the
+ * socket is written by whichever task finds nobody writing it (@tx_busy):
+ * a task that finds it busy queues its message and leaves, and the
+ * writer sends it before it stops (tx_push()).
  *
  * Memory: what a connection holds is charged to the memory cgroup of
  * the process that opened it, as its socket recorded it at connect()
- * (peer.c) (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that
- * cgroup made the active one while the connection is served or sent to),
- * so that a client cannot pin kernel memory past its cgroup's limit; a
- * charge that fails closes the connection.  An idle connection holds no
- * buffer.  Input and output buffers up to VL_CONN_BUF come from a
- * per-CPU cache (cache.c), and a reply goes
- * from the call's own buffer straight to the socket: only what the socket
- * does not take at once is copied to the output queue.
+ * (peer.c) (GFP_KERNEL_ACCOUNT, SLAB_ACCOUNT, with that cgroup made the
+ * active one while the connection is served or sent to), so that a
+ * client cannot pin kernel memory past its cgroup's limit; a charge that
+ * fails closes the connection.  An idle connection holds no buffer.
+ * Buffers up to VL_CONN_BUF come from a per-CPU cache (cache.c).
  *
  * Batching: while the next message has been read already, the reply to
  * the current one is held back in the output queue (up to VL_CONN_BUF),
  * so that a client that pipelines its calls gets their replies with one
- * sendmsg() instead of one each; so are the replies of a stream that
- * its method's callback sends in a loop, until they fill VL_CONN_BUF or
- * the callback finishes or returns (vl_conn_send()).
+ * sendmsg() instead of one each; so are the replies of a stream that its
+ * method's callback or its stream's work (streams.c) sends, until they
+ * fill VL_CONN_BUF or the callback returns (vl_conn_send()).
  *
  * Backpressure: a new message is read only when no call is in flight and
  * every reply has been handed to the socket (or is held back, as above).
  * A client that does not read its replies therefore stops being read, and
  * what it does not read stays in its own socket buffer; only streamed
  * replies can pile up in the output queue, and past max_output the
- * connection is closed.
+ * connection is closed.  A paced stream stops at half of it and goes on
+ * once the client has read: the push that leaves at most half queued
+ * queues io_work, which runs it (streams.c).
  *
  * Descriptors: a varlink client never sends any, and one sent to a
  * connection is refused on every kernel: since 6.16 the client's
- * sendmsg() fails (SO_PASSRIGHTS off, peer.c); before, sk_data_ready()
+ * sendmsg() fails (SO_PASSRIGHTS off, sender.c); before, sk_data_ready()
  * closes the connection as soon as one is queued, since one the server
  * does not read soon (a call in flight) could be the connection's own,
  * a cycle the unix garbage collector does not see.
@@ -67,31 +73,61 @@
 #include <net/sock.h>
 
 #include "admission.h"
-#include "internal.h"
+#include "cache.h"
+#include "conn.h"
 #include "params.h"
 #include "peer.h"
+#include "sender.h"
 #include "stats.h"
+#include "test_hooks.h"
+#include "workers.h"
 
 enum {
 	VL_CONN_DEAD,		/* closing: read nothing, send nothing */
 	VL_CONN_TORN_DOWN,	/* teardown done */
 	VL_CONN_TX_FULL,	/* the socket took not all output: wake on space */
+	VL_CONN_IO_WANTED,	/* io_work found @io_lock taken: run it again */
 };
 
 /* Buffers up to this size come from buf_cache; so many replies are
  * batched: 16 of GetInfo's, for one
  */
 #define VL_CONN_BUF		8192
+/* Buffers of the output queue written to the socket in one sendmsg() */
+#define VL_CONN_IOVS		8
+
+/**
+ * struct vl_txbuf - a buffer of the output queue
+ * @node: on the connection's @txq
+ * @head: the first byte not sent yet
+ * @tail: the end of what is queued
+ * @size: bytes of @data
+ * @data: the messages, back to back
+ *
+ * Only the task that writes the socket (the connection's @tx_busy) reads
+ * @data[@head..@tail), outside the lock; others only append after @tail.
+ */
+struct vl_txbuf {
+	struct list_head node;
+	u32 head;
+	u32 tail;
+	u32 size;
+	char data[];
+};
+
+#define VL_TXBUF_DATA	(VL_CONN_BUF - sizeof(struct vl_txbuf))
 
 struct vl_conn {
 	struct socket *sock;
 	struct workqueue_struct *wq;
+	const struct vl_conn_ops *ops;
 	struct work_struct io_work;
 	struct work_struct free_work;
 	struct list_head node;
 	refcount_t ref;
 	unsigned long flags;
 	struct vl_peer peer;		/* who opened it */
+	struct vl_worker worker;	/* io_work's share, workers.c */
 	void (*saved_data_ready)(struct sock *sk);
 	void (*saved_write_space)(struct sock *sk);
 	void (*saved_state_change)(struct sock *sk);
@@ -109,14 +145,13 @@ struct vl_conn {
 	struct vl_writers writers;	/* who wrote since, as they noted */
 	bool rx_mixed;			/* the next message has bytes of another too */
 
-	/* output and the call in flight, under @lock */
-	struct mutex lock;
-	char *tx;
-	size_t tx_off;
-	size_t tx_len;
-	size_t tx_cap;
+	/* output and the call in flight, under @tx_lock */
+	spinlock_t tx_lock;
+	struct list_head txq;		/* struct vl_txbuf */
+	size_t tx_queued;		/* bytes in @txq not sent yet */
+	bool tx_busy;			/* a task writes @txq to the socket */
+	bool tx_again;			/* ... and is asked to go on */
 	struct varlink_call *call;
-	wait_queue_head_t tx_wait;	/* vl_conn_wait_output() */
 };
 
 /* Other tasks run the module's socket callbacks: a client's task runs
@@ -132,6 +167,7 @@ DEFINE_SRCU(vl_callbacks_srcu);
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
 static struct vl_cache buf_cache;
+static struct workqueue_struct *conn_wq;
 
 void vl_conn_get(struct vl_conn *conn)
 {
@@ -144,6 +180,24 @@ void vl_conn_put(struct vl_conn *conn)
 		queue_work(conn->wq, &conn->free_work);
 }
 
+static void io_queue(struct vl_conn *conn)
+{
+	queue_work(conn->wq, &conn->io_work);
+}
+
+/**
+ * vl_conn_kick() - have io_work look at the connection again
+ * @conn: the connection
+ *
+ * For the stream of its call in flight (streams.c).
+ *
+ * Context: any context but NMI.
+ */
+void vl_conn_kick(struct vl_conn *conn)
+{
+	io_queue(conn);
+}
+
 static void conn_wake(struct sock *sk)
 {
 	struct vl_conn *conn;
@@ -152,10 +206,8 @@ static void conn_wake(struct sock *sk)
 	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn) {
-		queue_work(conn->wq, &conn->io_work);
-		wake_up(&conn->tx_wait);
-	}
+	if (conn)
+		io_queue(conn);
 	read_unlock_bh(&sk->sk_callback_lock);
 	vl_test_delay(VL_TEST_CALLBACK_DELAY);
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
@@ -170,16 +222,26 @@ static void conn_write_space(struct sock *sk)
 	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags)) {
-		queue_work(conn->wq, &conn->io_work);
-		wake_up(&conn->tx_wait);
-	}
+	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags))
+		io_queue(conn);
 	read_unlock_bh(&sk->sk_callback_lock);
 	vl_test_delay(VL_TEST_CALLBACK_DELAY);
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
 }
 
 static bool conn_process(struct vl_conn *conn, bool in_caller);
+
+/* Let go of @io_lock; if io_work found it taken meanwhile, it runs again.
+ * Pairs with io_work(): either it sees the lock free, or this sees its
+ * note.
+ */
+static void io_unlock(struct vl_conn *conn)
+{
+	mutex_unlock(&conn->io_lock);
+	smp_mb();	/* the unlock before the test: pairs with io_work() */
+	if (test_bit(VL_CONN_IO_WANTED, &conn->flags))
+		io_queue(conn);
+}
 
 /* Close a connection the client sent descriptors to, at once: closing
  * releases them (see vl_sender_passed_fds()).  From the socket's
@@ -193,7 +255,7 @@ static bool conn_refuse_fds(struct vl_conn *conn)
 		vl_stat_inc(protocol_errors);
 		pr_debug_ratelimited("closing a connection: it was sent a descriptor\n");
 	}
-	queue_work(conn->wq, &conn->io_work);
+	io_queue(conn);
 	return true;
 }
 
@@ -216,16 +278,18 @@ static void conn_data_ready(struct sock *sk)
 	/* before any read: the writer is the current task's process */
 	vl_writers_note(&conn->writers);
 	vl_test_delay(VL_TEST_FDS_DELAY);
-	if (conn_refuse_fds(conn))
+	if (conn_refuse_fds(conn)) {
 		done = true;	/* io_work is queued to tear it down */
-	else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
-		 mutex_trylock(&conn->io_lock)) {
+	} else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
+		   mutex_trylock(&conn->io_lock)) {
 		done = conn_process(conn, true);
-		mutex_unlock(&conn->io_lock);
+		/* a stalled client holds the lock here, and only here */
+		vl_test_delay(VL_TEST_INLINE_DELAY);
+		io_unlock(conn);
 		vl_test_delay(VL_TEST_SENDER_DELAY);
 	}
 	if (!done)
-		queue_work(conn->wq, &conn->io_work);
+		io_queue(conn);
 	vl_conn_put(conn);
 out:
 	srcu_read_unlock(&vl_callbacks_srcu, idx);
@@ -241,8 +305,7 @@ out:
 void vl_conn_close(struct vl_conn *conn)
 {
 	set_bit(VL_CONN_DEAD, &conn->flags);
-	queue_work(conn->wq, &conn->io_work);
-	wake_up(&conn->tx_wait);
+	io_queue(conn);
 }
 
 /* A buffer of at least @size bytes, its size in *@cap. */
@@ -265,140 +328,199 @@ static void buf_free(void *buf, size_t cap)
 		kvfree(buf);
 }
 
-/* Send what the socket takes of @buf now, without waiting.
+/* An output buffer with room for @len bytes, holding @msg. */
+static struct vl_txbuf *txbuf_new(const char *msg, size_t len)
+{
+	struct vl_txbuf *b;
+	size_t cap;
+
+	b = buf_alloc(max_t(size_t, struct_size(b, data, len), VL_CONN_BUF),
+		      &cap);
+	if (!b)
+		return NULL;
+	b->size = cap - sizeof(*b);
+	b->head = 0;
+	b->tail = len;
+	memcpy(b->data, msg, len);
+	return b;
+}
+
+static void txbuf_free(struct vl_txbuf *b)
+{
+	buf_free(b, sizeof(*b) + b->size);
+}
+
+/* Send what the socket takes of @iov now, without waiting.
  * Return: the bytes sent, or a negative errno other than -EAGAIN.
  */
-static ssize_t tx_write(struct vl_conn *conn, const char *buf, size_t len)
+static ssize_t tx_write(struct vl_conn *conn, struct kvec *iov, size_t n,
+			size_t len)
 {
+	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
+	bool asked = false;
 	size_t off = 0;
+	int sent;
 
-	lockdep_assert_held(&conn->lock);
 	while (off < len) {
-		struct kvec iov = {
-			.iov_base = (char *)buf + off,
-			.iov_len = len - off,
-		};
-		struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
-		int n = kernel_sendmsg(conn->sock, &msg, &iov, 1, iov.iov_len);
-
-		if (n == -EAGAIN && !test_bit(VL_CONN_TX_FULL, &conn->flags)) {
+		sent = kernel_sendmsg(conn->sock, &msg, iov, n, len - off);
+		if (sent == -EAGAIN && !asked) {
 			/* ask for a wakeup, then try again: none is lost */
 			set_bit(VL_CONN_TX_FULL, &conn->flags);
 			/* the flag before the retry; conn_write_space() pairs */
 			smp_mb__after_atomic();
+			asked = true;
 			continue;
 		}
-		if (n == -EAGAIN)
+		if (sent == -EAGAIN)
 			break;
-		if (n < 0)
-			return n;
-		off += n;
+		if (sent < 0)
+			return sent;
+		off += sent;
 		vl_stat_inc(sends);
-		vl_stat_add(bytes_out, n);
+		vl_stat_add(bytes_out, sent);
+		/* past what was sent, for the next try */
+		while (sent && n) {
+			size_t step = min_t(size_t, sent, iov->iov_len);
+
+			iov->iov_base += step;
+			iov->iov_len -= step;
+			sent -= step;
+			if (!iov->iov_len) {
+				iov++;
+				n--;
+			}
+		}
 	}
 	return off;
 }
 
-/* Hand queued output to the socket; what it does not take stays queued. */
-static int tx_flush(struct vl_conn *conn)
-{
-	ssize_t n;
-
-	lockdep_assert_held(&conn->lock);
-	if (conn->tx_off == conn->tx_len)
-		return 0;
-	n = tx_write(conn, conn->tx + conn->tx_off, conn->tx_len - conn->tx_off);
-	if (n < 0)
-		return n;
-	conn->tx_off += n;
-	if (conn->tx_off == conn->tx_len) {
-		/* all out: an idle connection holds no output buffer */
-		buf_free(conn->tx, conn->tx_cap);
-		conn->tx = NULL;
-		conn->tx_off = 0;
-		conn->tx_len = 0;
-		conn->tx_cap = 0;
-	}
-	return 0;
-}
-
-static int tx_reserve(struct vl_conn *conn, size_t len)
-{
-	size_t need = conn->tx_len - conn->tx_off + len;
-	size_t cap = VL_CONN_BUF;
-	char *buf;
-
-	lockdep_assert_held(&conn->lock);
-	if (conn->tx_len + len <= conn->tx_cap)
-		return 0;
-	if (need <= conn->tx_cap) {
-		/* room enough once what was sent is dropped */
-		memmove(conn->tx, conn->tx + conn->tx_off, need - len);
-		conn->tx_len -= conn->tx_off;
-		conn->tx_off = 0;
-		return 0;
-	}
-	while (cap < need)
-		cap *= 2;
-	buf = buf_alloc(cap, &cap);
-	if (!buf)
-		return -ENOMEM;
-	if (conn->tx)
-		memcpy(buf, conn->tx + conn->tx_off, conn->tx_len - conn->tx_off);
-	buf_free(conn->tx, conn->tx_cap);
-	conn->tx = buf;
-	conn->tx_cap = cap;
-	conn->tx_len -= conn->tx_off;
-	conn->tx_off = 0;
-	return 0;
-}
-
-/* Send @msg, or queue what the socket does not take now (see
- * vl_conn_send()).  Return: 0, or a negative errno to close.
+/* Drop @sent bytes from the head of the queue; buffers emptied go to
+ * @done, to be freed outside the lock.
  */
-static int tx_send(struct vl_conn *conn, const char *msg, size_t len,
-		   bool hold)
+static void tx_consume(struct vl_conn *conn, size_t sent,
+		       struct list_head *done)
 {
-	size_t queued = conn->tx_len - conn->tx_off;
-	bool cork;
-	ssize_t n;
-	int err;
+	struct vl_txbuf *b, *tmp;
 
-	lockdep_assert_held(&conn->lock);
-	if (queued + len > vl_config.max_output)
+	lockdep_assert_held(&conn->tx_lock);
+	conn->tx_queued -= sent;
+	list_for_each_entry_safe(b, tmp, &conn->txq, node) {
+		size_t step = min_t(size_t, sent, b->tail - b->head);
+
+		b->head += step;
+		sent -= step;
+		if (b->head < b->tail)
+			break;
+		list_move_tail(&b->node, done);
+	}
+}
+
+/* The kvecs of what is queued, at most VL_CONN_IOVS buffers. */
+static size_t tx_iov(struct vl_conn *conn, struct kvec *iov, size_t *n)
+{
+	struct vl_txbuf *b;
+	size_t len = 0;
+
+	lockdep_assert_held(&conn->tx_lock);
+	*n = 0;
+	list_for_each_entry(b, &conn->txq, node) {
+		if (*n == VL_CONN_IOVS)
+			break;
+		iov[*n].iov_base = b->data + b->head;
+		iov[*n].iov_len = b->tail - b->head;
+		len += iov[(*n)++].iov_len;
+	}
+	return len;
+}
+
+/**
+ * tx_push() - hand the output queue to the socket
+ * @conn: the connection
+ *
+ * Writes what the socket takes now; what it does not take waits for
+ * conn_write_space().  If another task is writing the socket, it is asked
+ * to go on with what was queued since, and this returns at once: the
+ * writer never waits for anybody but the socket.
+ *
+ * Return: 0, or a negative errno: the connection is then closed.
+ */
+static int tx_push(struct vl_conn *conn)
+{
+	size_t low = vl_config.max_output / 2, len, n, before;
+	struct kvec iov[VL_CONN_IOVS];
+	struct vl_txbuf *b, *tmp;
+	LIST_HEAD(done);
+	ssize_t sent = 0;
+	bool room;
+
+	spin_lock(&conn->tx_lock);
+	before = conn->tx_queued;
+	if (conn->tx_busy) {
+		conn->tx_again = true;
+		spin_unlock(&conn->tx_lock);
+		return 0;
+	}
+	conn->tx_busy = true;
+	for (;;) {
+		conn->tx_again = false;
+		len = tx_iov(conn, iov, &n);
+		if (!len)
+			break;
+		spin_unlock(&conn->tx_lock);
+		sent = tx_write(conn, iov, n, len);
+		spin_lock(&conn->tx_lock);
+		if (sent < 0)
+			break;
+		tx_consume(conn, sent, &done);
+		/* the socket is full, unless room came since it said so */
+		if (sent < len && !conn->tx_again)
+			break;
+	}
+	conn->tx_busy = false;
+	/* a paced stream of the call in flight goes on (streams.c) */
+	room = conn->call && before > low && conn->tx_queued <= low;
+	spin_unlock(&conn->tx_lock);
+	if (room)
+		io_queue(conn);
+
+	list_for_each_entry_safe(b, tmp, &done, node)
+		txbuf_free(b);
+	if (sent < 0) {
+		pr_debug_ratelimited("closing a connection: send (%zd)\n", sent);
+		vl_conn_close(conn);
+		return sent;
+	}
+	return 0;
+}
+
+/* Queue @msg whole, at the end of the output queue. */
+static int tx_queue(struct vl_conn *conn, const char *msg, size_t len)
+{
+	struct vl_txbuf *b;
+
+	spin_lock(&conn->tx_lock);
+	if (conn->tx_queued + len > vl_config.max_output) {
+		spin_unlock(&conn->tx_lock);
 		return -ENOBUFS;
-	/* only the reader's own task may see conn->cork */
-	cork = (hold || (READ_ONCE(conn->server) == current && conn->cork)) &&
-	       queued + len <= VL_CONN_BUF;
-	if (queued && !cork && conn->tx_len + len <= conn->tx_cap) {
-		/* the end of a batch: all of it in one write */
-		memcpy(conn->tx + conn->tx_len, msg, len);
-		conn->tx_len += len;
-		return tx_flush(conn);
 	}
-	if (queued && !cork) {
-		/* what is queued goes first, and may leave room for @msg */
-		err = tx_flush(conn);
-		if (err)
-			return err;
-		queued = conn->tx_len - conn->tx_off;
+	b = list_empty(&conn->txq) ? NULL :
+	    list_last_entry(&conn->txq, struct vl_txbuf, node);
+	if (b && b->size - b->tail >= len) {
+		memcpy(b->data + b->tail, msg, len);
+		b->tail += len;
+		conn->tx_queued += len;
+		spin_unlock(&conn->tx_lock);
+		return 0;
 	}
-	if (!queued && !cork) {
-		/* nothing queued: straight from @msg */
-		n = tx_write(conn, msg, len);
-		if (n < 0)
-			return n;
-		if ((size_t)n == len)
-			return 0;
-		msg += n;
-		len -= n;
-	}
-	err = tx_reserve(conn, len);
-	if (err)
-		return err;
-	/* held back for the batch, or the socket is full: write_space wakes us */
-	memcpy(conn->tx + conn->tx_len, msg, len);
-	conn->tx_len += len;
+	spin_unlock(&conn->tx_lock);
+
+	b = txbuf_new(msg, len);
+	if (!b)
+		return -ENOMEM;
+	spin_lock(&conn->tx_lock);
+	list_add_tail(&b->node, &conn->txq);
+	conn->tx_queued += len;
+	spin_unlock(&conn->tx_lock);
 	return 0;
 }
 
@@ -411,13 +533,13 @@ static int tx_send(struct vl_conn *conn, const char *msg, size_t len,
  *
  * Messages are held back, up to VL_CONN_BUF bytes, to go out with the
  * next one in one write: the replies of a stream that its method's
- * callback sends (@hold), until they fill VL_CONN_BUF, or the callback
- * sends its final reply or returns; and the connection reader's replies
- * while the client's next message is read already, so that a client
- * that pipelines its calls gets their replies in one go.  conn_serve()
- * sends what is held once the callback returns.
+ * callback or its stream's work sends (@hold), until they fill
+ * VL_CONN_BUF, or the callback or the stream's run returns; and the
+ * connection reader's replies while the client's next message is read
+ * already, so that a client that pipelines its calls gets their replies
+ * in one go.  vl_conn_flush() sends what is held.
  *
- * Context: process context.
+ * Context: process context; it never waits for another task.
  * Return: 0; -ECONNRESET if the connection is closing; -ENOBUFS if the
  * output queue would pass max_output, or -ENOMEM: the connection is then
  * closed.
@@ -428,111 +550,45 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len,
 	struct mem_cgroup *old_memcg;
 	int err;
 
-	mutex_lock(&conn->lock);
-	if (test_bit(VL_CONN_DEAD, &conn->flags)) {
-		mutex_unlock(&conn->lock);
+	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		return -ECONNRESET;
-	}
+	/* only the reader's own task may see conn->cork */
+	hold = hold || (READ_ONCE(conn->server) == current && conn->cork);
+
 	old_memcg = set_active_memcg(conn->peer.memcg);
-	err = tx_send(conn, msg, len, hold);
+	err = tx_queue(conn, msg, len);
 	set_active_memcg(old_memcg);
 	if (err) {
 		pr_debug_ratelimited("closing a connection: output queue (%d)\n",
 				     err);
 		vl_conn_close(conn);
+		return err;
 	}
-	mutex_unlock(&conn->lock);
-	return err;
-}
-
-/* The client will not read what is queued: it closed, or the
- * connection is closing.
- */
-static bool tx_abandoned(struct vl_conn *conn)
-{
-	return test_bit(VL_CONN_DEAD, &conn->flags) ||
-	       (READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN);
-}
-
-/* Send what is queued, if the socket takes it and more than @low bytes
- * are queued.  Return: the bytes still queued, or a negative errno once
- * the connection is closing.
- */
-static ssize_t tx_drain(struct vl_conn *conn, size_t low)
-{
-	struct mem_cgroup *old_memcg;
-	ssize_t ret;
-
-	mutex_lock(&conn->lock);
-	if (tx_abandoned(conn)) {
-		mutex_unlock(&conn->lock);
-		return -ECONNRESET;
-	}
-	ret = conn->tx_len - conn->tx_off;
-	if (ret <= low) {
-		/* replies held back for a batch stay so */
-		mutex_unlock(&conn->lock);
-		return ret;
-	}
-	old_memcg = set_active_memcg(conn->peer.memcg);
-	ret = tx_flush(conn);
-	set_active_memcg(old_memcg);
-	if (ret)
-		vl_conn_close(conn);
-	else
-		ret = conn->tx_len - conn->tx_off;
-	mutex_unlock(&conn->lock);
-	return ret;
+	if (hold && READ_ONCE(conn->tx_queued) <= VL_CONN_BUF)
+		return 0;
+	return tx_push(conn);
 }
 
 /**
- * vl_conn_wait_output() - wait until the client has read most of its
- *	replies
+ * vl_conn_flush() - send the replies held back for a batch
  * @conn: the connection
- * @call_flags: the flags of the call that waits, for VL_CALL_CANCELLED
  *
- * Paced streams (varlink_reply_wait()): while more than half of
- * max_output is queued, the output queue is flushed here as the client
- * reads, since the connection's io_work may be the very task that waits,
- * and the wait ends once at most half of max_output is left queued.
- * The socket's write_space and state_change callbacks, a close and the
- * call's cancellation wake it.
- *
- * Context: process context, may sleep; not under the connection's @lock.
- * Return: 0; -ECANCELED if the call was cancelled, -ECONNRESET if the
- * connection is closing or its client closed, -EINTR on a fatal signal.
+ * Context: process context.
  */
-int vl_conn_wait_output(struct vl_conn *conn, const unsigned long *call_flags)
+void vl_conn_flush(struct vl_conn *conn)
 {
-	size_t low = vl_config.max_output / 2;
-	ssize_t queued;
-
-	for (;;) {
-		if (test_bit(VL_CALL_CANCELLED, call_flags))
-			return -ECANCELED;
-		queued = tx_drain(conn, low);
-		if (queued < 0)
-			return queued;
-		if (queued <= low)
-			return 0;
-		/* tx_flush() set TX_FULL: write_space clears it and wakes us */
-		if (wait_event_killable(conn->tx_wait,
-					!test_bit(VL_CONN_TX_FULL, &conn->flags) ||
-					tx_abandoned(conn) ||
-					test_bit(VL_CALL_CANCELLED, call_flags)))
-			return -EINTR;
-	}
+	tx_push(conn);
 }
 
 /**
- * vl_conn_wake_output() - wake a call waiting in vl_conn_wait_output()
+ * vl_conn_output_low() - whether a paced stream may send more
  * @conn: the connection
  *
- * For a call that was cancelled.
+ * Return: true while at most half of max_output is queued.
  */
-void vl_conn_wake_output(struct vl_conn *conn)
+bool vl_conn_output_low(struct vl_conn *conn)
 {
-	wake_up(&conn->tx_wait);
+	return READ_ONCE(conn->tx_queued) <= vl_config.max_output / 2;
 }
 
 /**
@@ -545,10 +601,10 @@ void vl_conn_wake_output(struct vl_conn *conn)
  */
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call)
 {
-	mutex_lock(&conn->lock);
+	spin_lock(&conn->tx_lock);
 	WARN_ON_ONCE(conn->call);
 	conn->call = call;
-	mutex_unlock(&conn->lock);
+	spin_unlock(&conn->tx_lock);
 }
 
 /**
@@ -560,13 +616,13 @@ void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call)
  */
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call)
 {
-	mutex_lock(&conn->lock);
+	spin_lock(&conn->tx_lock);
 	if (conn->call == call)
 		conn->call = NULL;
-	mutex_unlock(&conn->lock);
+	spin_unlock(&conn->tx_lock);
 	/* finished from elsewhere: the connection's reader must go on */
 	if (READ_ONCE(conn->server) != current)
-		queue_work(conn->wq, &conn->io_work);
+		io_queue(conn);
 }
 
 static void rx_release(struct vl_conn *conn)
@@ -704,31 +760,50 @@ static void restore_callbacks(struct vl_conn *conn)
 	write_unlock_bh(&sk->sk_callback_lock);
 }
 
+/* The call in flight, with a reference, or NULL */
+static struct varlink_call *conn_call_get(struct vl_conn *conn)
+{
+	struct varlink_call *call;
+
+	spin_lock(&conn->tx_lock);
+	call = conn->call;
+	if (call)
+		conn->ops->get(call);
+	spin_unlock(&conn->tx_lock);
+	return call;
+}
+
+/* Run the stream of the call in flight, in io_work: true if it ran. */
+static bool conn_stream(struct vl_conn *conn)
+{
+	struct varlink_call *call = conn_call_get(conn);
+	bool ran;
+
+	if (!call)
+		return false;
+	ran = conn->ops->stream(call);
+	conn->ops->put(call);
+	return ran;
+}
+
 /* Runs once, in io_work, when the connection is dead. */
 static void conn_teardown(struct vl_conn *conn)
 {
 	struct varlink_call *call;
-	struct socket *sock;
 
 	if (test_and_set_bit(VL_CONN_TORN_DOWN, &conn->flags))
 		return;
 
 	restore_callbacks(conn);
-	mutex_lock(&conn->lock);
 	/* replies held back for a batch still go out, if the socket takes them */
-	tx_flush(conn);
-	sock = conn->sock;
-	call = conn->call;
-	if (call)
-		vl_call_get(call);
-	mutex_unlock(&conn->lock);
-
+	tx_push(conn);
+	call = conn_call_get(conn);
 	/* a call in flight learns that nobody waits for it any more */
 	if (call) {
-		vl_call_cancel(call, true);
-		vl_call_put(call);
+		conn->ops->cancel(call);
+		conn->ops->put(call);
 	}
-	kernel_sock_shutdown(sock, SHUT_RDWR);
+	kernel_sock_shutdown(conn->sock, SHUT_RDWR);
 
 	spin_lock(&conns_lock);
 	list_del(&conn->node);
@@ -737,39 +812,58 @@ static void conn_teardown(struct vl_conn *conn)
 	vl_conn_put(conn);
 }
 
+/* The client will not read any more: it closed for good (not just its
+ * writing side).  sk_state_change queued io_work.
+ */
+static bool rx_hung_up(struct vl_conn *conn)
+{
+	return READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN;
+}
+
+/* Whether a new message may be read: no call in flight, and every reply
+ * handed to the socket or held back for the next one's.
+ */
+static bool conn_idle(struct vl_conn *conn, int *err)
+{
+	bool hold, idle;
+
+	spin_lock(&conn->tx_lock);
+	/* replies held back go out with the next message's reply */
+	hold = conn->cork && !conn->call && conn->tx_queued < VL_CONN_BUF;
+	spin_unlock(&conn->tx_lock);
+	*err = hold ? 0 : tx_push(conn);
+	spin_lock(&conn->tx_lock);
+	idle = !conn->call && (hold || !conn->tx_queued);
+	spin_unlock(&conn->tx_lock);
+	return idle;
+}
+
 /* The loop of conn_process(). */
 static bool conn_serve(struct vl_conn *conn, bool in_caller)
 {
 	unsigned int budget = 64;	/* messages per run: be fair */
-	bool idle, hold;
 	int err = 0;
 	char *msg;
 	u32 len;
 
-	/* @sender is read, and handed to vl_dispatch(), under @io_lock */
+	/* @sender is read, and handed to the input callback, under @io_lock */
 	lockdep_assert_held(&conn->io_lock);
 	while (!test_bit(VL_CONN_DEAD, &conn->flags)) {
-		mutex_lock(&conn->lock);
-		/* replies held back go out with the next message's reply */
-		hold = conn->cork && !conn->call &&
-		       conn->tx_len - conn->tx_off < VL_CONN_BUF;
-		err = hold ? 0 : tx_flush(conn);
-		idle = !conn->call && (hold || conn->tx_off == conn->tx_len);
-		mutex_unlock(&conn->lock);
+		bool idle = conn_idle(conn, &err);
+
 		if (err)
 			break;
-		/* The peer closed for good (not just its writing side): a call
-		 * in flight is cancelled by the teardown.  sk_state_change
-		 * queued us.
-		 */
-		if (READ_ONCE(conn->sock->sk->sk_shutdown) & SEND_SHUTDOWN) {
-			err = -ECONNRESET;
+		if (rx_hung_up(conn)) {
+			err = -ECONNRESET;	/* the teardown cancels a call */
 			break;
 		}
-		if (!idle)
-			return true;	/* a reply or write_space wakes us */
 		if (!budget--)
 			return false;
+		/* a stream runs in its connection's worker, nowhere else */
+		if (!idle && !in_caller && conn_stream(conn))
+			continue;
+		if (!idle)
+			return true;	/* a reply, a kick or write_space wakes us */
 
 		err = rx_next(conn, &len);
 		if (err <= 0)
@@ -779,7 +873,7 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 		conn->cork = memchr(msg + len + 1, '\0',
 				    conn->rx_len - conn->rx_off - len - 1);
 		/* its sender: the last read's writer, if it wrote all of it */
-		if (vl_dispatch(conn, &conn->peer,
+		if (conn->ops->input(conn, &conn->peer,
 				conn->rx_mixed ? NULL : &conn->sender,
 				msg, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
@@ -813,28 +907,49 @@ static bool conn_process(struct vl_conn *conn, bool in_caller)
 static void io_work(struct work_struct *work)
 {
 	struct vl_conn *conn = container_of(work, struct vl_conn, io_work);
+	bool again;
 
-	mutex_lock(&conn->io_lock);
-	if (!conn_process(conn, false) && !test_bit(VL_CONN_DEAD, &conn->flags))
-		queue_work(conn->wq, work);	/* budget spent */
+	/* the note before the try: pairs with io_unlock() */
+	set_bit(VL_CONN_IO_WANTED, &conn->flags);
+	smp_mb__after_atomic();
+	if (!mutex_trylock(&conn->io_lock))
+		return;		/* its holder queues us when it lets go */
+	clear_bit(VL_CONN_IO_WANTED, &conn->flags);
+	if (!vl_worker_enter(&conn->worker)) {
+		io_unlock(conn);
+		return;		/* queued again when the tenant has room */
+	}
+	again = !conn_process(conn, false) &&
+		!test_bit(VL_CONN_DEAD, &conn->flags);
 	if (test_bit(VL_CONN_DEAD, &conn->flags))
 		conn_teardown(conn);
-	mutex_unlock(&conn->io_lock);
+	io_unlock(conn);
+	vl_worker_leave(&conn->worker);
+	if (again)
+		io_queue(conn);	/* budget spent */
+}
+
+/* The tenant of @w has room again: io_work may run. */
+static void io_resume(struct vl_worker *w)
+{
+	io_queue(container_of(w, struct vl_conn, worker));
 }
 
 static void free_work(struct work_struct *work)
 {
 	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
+	struct vl_txbuf *b, *tmp;
 
 	/* nothing queues io_work any more: the socket's callbacks are gone */
 	cancel_work_sync(&conn->io_work);
+	vl_worker_forget(&conn->worker);
 	sock_release(conn->sock);
 	put_pid(conn->sender.pid);
 	vl_writers_release(&conn->writers);
 	rx_release(conn);
-	buf_free(conn->tx, conn->tx_cap);
+	list_for_each_entry_safe(b, tmp, &conn->txq, node)
+		txbuf_free(b);
 	vl_peer_put(&conn->peer);
-	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
 }
@@ -842,7 +957,7 @@ static void free_work(struct work_struct *work)
 /**
  * vl_conn_create() - serve an accepted socket
  * @sock: the socket, owned by the connection from now on, even on error
- * @wq: the workqueue to serve it on
+ * @ops: what its messages mean, see &struct vl_conn_ops
  *
  * The peer is the task that connected (peer.c): what the connection
  * holds is charged to its memory cgroup, and its calls are answered in
@@ -852,7 +967,7 @@ static void free_work(struct work_struct *work)
  * Return: 0, or -ENOMEM, -EPROTO (no peer credentials) or -EMFILE
  * (refused), the socket released.
  */
-int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
+int vl_conn_create(struct socket *sock, const struct vl_conn_ops *ops)
 {
 	struct mem_cgroup *old_memcg;
 	struct vl_peer peer;
@@ -871,11 +986,13 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	}
 	conn->peer = peer;
 	conn->sock = sock;
-	conn->wq = wq;
+	conn->wq = conn_wq;
+	conn->ops = ops;
 	INIT_WORK(&conn->io_work, io_work);
 	INIT_WORK(&conn->free_work, free_work);
-	mutex_init(&conn->lock);
-	init_waitqueue_head(&conn->tx_wait);
+	vl_worker_init(&conn->worker, &conn->peer, io_resume);
+	spin_lock_init(&conn->tx_lock);
+	INIT_LIST_HEAD(&conn->txq);
 	mutex_init(&conn->io_lock);
 	vl_writers_init(&conn->writers);
 	refcount_set(&conn->ref, 1);
@@ -894,15 +1011,14 @@ int vl_conn_create(struct socket *sock, struct workqueue_struct *wq)
 	mutex_lock(&conn->io_lock);
 	set_callbacks(conn);
 	vl_writers_accepted(&conn->writers, sock->sk, &conn->peer);
-	mutex_unlock(&conn->io_lock);
+	io_unlock(conn);
 	/* data may be there already, and descriptors with it */
 	if (!conn_refuse_fds(conn))
-		queue_work(wq, &conn->io_work);
+		io_queue(conn);
 	vl_conn_put(conn);
 	return 0;
 
 err_conn:
-	mutex_destroy(&conn->lock);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
 err_peer:
@@ -912,11 +1028,31 @@ err_peer:
 }
 
 /**
+ * vl_conn_peer() - who opened a connection
+ * @conn: the connection
+ *
+ * Return: its opener, valid as long as the connection.
+ */
+const struct vl_peer *vl_conn_peer(const struct vl_conn *conn)
+{
+	return &conn->peer;
+}
+
+/**
+ * vl_conn_wq() - the workqueue that serves connections and their streams
+ *
+ * Return: the workqueue, while varlink.ko is loaded.
+ */
+struct workqueue_struct *vl_conn_wq(void)
+{
+	return conn_wq;
+}
+
+/**
  * vl_conn_shutdown_all() - close every connection and wait until all are
  * torn down and no client's task is left in conn_data_ready()
  *
- * Context: module exit, after the listener is gone; the caller then
- * destroys the workqueue, which runs what is left of their work.
+ * Context: module exit, after the listener is gone.
  */
 void vl_conn_shutdown_all(void)
 {
@@ -932,20 +1068,32 @@ void vl_conn_shutdown_all(void)
 }
 
 /**
- * vl_conn_init() - set up the cache of buffers
+ * vl_conn_init() - set up the cache of buffers and the workqueue
  *
  * Return: 0 or -ENOMEM.
  */
 int vl_conn_init(void)
 {
-	return vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+	int err;
+
+	/* unbound: connections are served in parallel on all CPUs */
+	conn_wq = alloc_workqueue("varlink", WQ_UNBOUND, VL_WORKERS_MAX);
+	if (!conn_wq)
+		return -ENOMEM;
+	err = vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+	if (err)
+		destroy_workqueue(conn_wq);
+	return err;
 }
 
 /**
- * vl_conn_exit() - free the cache of buffers, once every connection
- * is gone
+ * vl_conn_exit() - free the workqueue and the cache of buffers, once
+ * every connection is gone
+ *
+ * The workqueue runs what is left of their work first.
  */
 void vl_conn_exit(void)
 {
+	destroy_workqueue(conn_wq);
 	vl_cache_destroy(&buf_cache);
 }

@@ -21,10 +21,14 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
-#include "internal.h"
+#include "call.h"
+#include "caller.h"
+#include "conn.h"
+#include "dispatch.h"
 #include "params.h"
-#include "peer.h"
+#include "registry.h"
 #include "stats.h"
+#include "streams.h"
 #include "validate.h"
 
 /* Longest "interface.Method" a call may name */
@@ -118,6 +122,10 @@ static int decode_param(const struct vl_json *js, char *text, u32 tok,
 		((struct varlink_json *)dst)->text = js->buf + js->toks[tok].start;
 		((struct varlink_json *)dst)->len = js->toks[tok].len;
 		return 0;
+	case VARLINK_OPT_S64:
+		((struct varlink_opt_s64 *)dst)->present = true;
+		return vl_json_tok_s64(js, tok,
+				       &((struct varlink_opt_s64 *)dst)->value);
 	}
 	return -EINVAL;
 }
@@ -230,7 +238,7 @@ find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
 		return NULL;
 	}
 
-	iface = vl_iface_get_served(name, dot, call->peer->net);
+	iface = vl_iface_get_served(name, dot, call->caller.net);
 	if (!iface) {
 		call_fail(call, VL_ERR("InterfaceNotFound"), "interface", name, dot);
 		return NULL;
@@ -261,7 +269,7 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 	if (t->flags & VL_JSON_F_ESC)
 		return find_method_slow(call, js, tok);
 	iface = vl_method_get(js->buf + t->start + 1, t->len - 2,
-			      call->peer->net, &member);
+			      call->caller.net, &member);
 	if (!iface)
 		return find_method_slow(call, js, tok);
 	call->iface = iface;	/* the call owns the reference */
@@ -422,7 +430,7 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
 }
 
 /**
- * vl_dispatch() - handle one message of a connection
+ * dispatch() - handle one message of a connection
  * @conn: the connection
  * @peer: who opened it
  * @sender: who wrote the message, or NULL if more than one process did
@@ -436,9 +444,9 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
  * for a call of a method that must run in a kworker: nothing was sent and
  * @msg is unchanged, for io_work to handle it again.
  */
-int vl_dispatch(struct vl_conn *conn, const struct vl_peer *peer,
-		const struct vl_sender *sender, char *msg, size_t len,
-		bool in_caller)
+static int dispatch(struct vl_conn *conn, const struct vl_peer *peer,
+		    const struct vl_sender *sender, char *msg, size_t len,
+		    bool in_caller)
 {
 	struct vl_json_tok *heap = NULL;
 	struct varlink_call *call;
@@ -475,3 +483,16 @@ out:
 	kvfree(heap);
 	return err == -EAGAIN ? err : 0;
 }
+
+static void dispatch_cancel(struct varlink_call *call)
+{
+	vl_call_cancel(call, true);
+}
+
+const struct vl_conn_ops vl_dispatch_ops = {
+	.input = dispatch,
+	.get = vl_call_get,
+	.put = vl_call_put,
+	.cancel = dispatch_cancel,
+	.stream = vl_stream_step,
+};

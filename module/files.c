@@ -36,9 +36,10 @@
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
 
+#include "call.h"
+#include "caller.h"
 #include "compat.h"
-#include "internal.h"
-#include "peer.h"
+#include "files.h"
 
 /* The longest name varlink_file_open() takes, in bytes */
 #define VL_FILE_NAME_MAX	512
@@ -365,80 +366,16 @@ int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 }
 EXPORT_SYMBOL_GPL(varlink_file_write);
 
-struct file_list_ctx {
-	struct dir_context ctx;
-	bool (*actor)(void *data, const char *name, unsigned int len,
-		      unsigned int d_type);
-	void *data;
-	bool stop;
-};
-
-static bool file_list_one(struct dir_context *ctx, const char *name, int len,
-			  loff_t off, u64 ino, unsigned int d_type)
-{
-	struct file_list_ctx *lc = container_of(ctx, struct file_list_ctx,
-						ctx);
-
-	if ((len == 1 && name[0] == '.') ||
-	    (len == 2 && name[0] == '.' && name[1] == '.'))
-		return true;
-	if (!lc->actor(lc->data, name, len, d_type))
-		lc->stop = true;
-	return !lc->stop;
-}
-
 /**
- * varlink_file_list() - list a directory of an internal mount as the
- *	caller
- * @call: the call, or NULL to list as the kernel, see varlink_file_open()
- * @fs: the mount
- * @dir: the directory's path relative to the root, see
- *	varlink_file_open(); "." is not one: list a subdirectory
- * @actor: called for each entry but "." and "..", with its name (not
- *	NUL-terminated), the name's length and its DT_* type; returns false
- *	to stop.  It runs under the directory's lock, so it copies what it
- *	needs and must not sleep for long: never reply from it
- * @data: @actor's first argument
+ * vl_files_kernel_cred() - the credentials the core acts as the kernel with
  *
- * Context: process context, may sleep.
- * Return: 0, or an error of varlink_file_open() or of the listing.
+ * Return: the kernel's credentials (init_task's), while varlink.ko is
+ * loaded.
  */
-int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
-		      const char *dir,
-		      bool (*actor)(void *data, const char *name,
-				    unsigned int len, unsigned int d_type),
-		      void *data)
+const struct cred *vl_files_kernel_cred(void)
 {
-	struct file_list_ctx lc = {
-		.ctx.actor = file_list_one,
-		.actor = actor,
-		.data = data,
-	};
-	const struct cred *cred, *other, *old;
-	struct file *f;
-	loff_t pos;
-	int err;
-
-	cred = call_cred(call, &other);
-	if (IS_ERR(cred))
-		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, dir, O_RDONLY | O_DIRECTORY);
-	if (IS_ERR(f)) {
-		put_cred(cred);
-		return PTR_ERR(f);
-	}
-	old = override_creds(cred);
-	/* as getdents(): until a pass adds nothing */
-	do {
-		pos = lc.ctx.pos;
-		err = iterate_dir(f, &lc.ctx);
-	} while (!err && !lc.stop && lc.ctx.pos != pos);
-	revert_creds(old);
-	fput(f);
-	put_cred(cred);
-	return err;
+	return files_cred;
 }
-EXPORT_SYMBOL_GPL(varlink_file_list);
 
 int vl_files_init(void)
 {

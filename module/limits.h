@@ -22,30 +22,18 @@ enum vl_limits {
 	VL_MSG_SIZE_DEFAULT		= 64 * 1024,
 	VL_MSG_SIZE_MAX			= 16 * 1024 * 1024,
 
-	/* replies queued for one connection; module parameter max_output */
-	VL_OUTPUT_DEFAULT		= 256 * 1024,
+	/* the bounds of the other module parameters (params.h) */
 	VL_OUTPUT_MAX			= 64 * 1024 * 1024,
-
-	/* connections; max_connections, max_connections_per_uid */
-	VL_CONN_DEFAULT			= 4096,
-	VL_CONN_PER_UID_DEFAULT		= 128,
-	/* max_connections_per_netns: of one network namespace but the
-	 * initial, and of one container as a whole
-	 */
-	VL_CONN_PER_NETNS_DEFAULT	= 1024,
 	VL_CONN_MAX			= 65536,
+	VL_STREAMS_MAX			= 1024,
+	/* the server's work items running at once (conn.c, workers.c) */
+	VL_WORKERS_MAX			= 256,
 	/* 1/this of max_connections is kept for openers with CAP_SYS_ADMIN */
 	VL_CONN_RESERVE_DIV		= 16,
-
-	/* streams (VARLINK_STREAM): max_streams, max_streams_per_user,
-	 * max_streams_per_container
-	 */
-	VL_STREAMS_DEFAULT		= 128,
-	VL_STREAMS_PER_USER_DEFAULT	= 16,
-	VL_STREAMS_PER_CONTAINER_DEFAULT = 32,
-	VL_STREAMS_MAX			= 1024,
 	/* 1/this of max_streams is kept for callers with CAP_SYS_ADMIN */
 	VL_STREAMS_RESERVE_DIV		= 8,
+	/* 1/this of the workers is kept for openers with CAP_SYS_ADMIN */
+	VL_WORKERS_RESERVE_DIV		= 8,
 
 	/* JSON: nesting of arrays and objects; module parameter max_depth */
 	VL_JSON_DEPTH_DEFAULT		= 32,

@@ -5,9 +5,15 @@
  */
 #include <linux/module.h>
 
-#include "internal.h"
+#include "call.h"
+#include "conn.h"
+#include "files.h"
 #include "params.h"
+#include "registry.h"
+#include "server.h"
+#include "service.h"
 #include "stats.h"
+#include "test_hooks.h"
 
 /* Built in, the listener comes up at fs_initcall_sync: after AF_UNIX
  * (fs_initcall) and before the providers (device_initcall) and PID 1.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Who is calling: the opener of a connection and the sender of each
- * call.  The security model is stated at the top of peer.c.
+ * Who opened a connection: see peer.c.  Who wrote each call is
+ * sender.h's, what they may do caller.h's.
  */
 #ifndef _VL_PEER_H
 #define _VL_PEER_H
@@ -10,8 +10,8 @@
 #include <linux/types.h>
 #include <linux/uidgid.h>
 
+struct cgroup_namespace;
 struct cred;
-struct kvec;
 struct mem_cgroup;
 struct net;
 struct pid;
@@ -20,7 +20,7 @@ struct sock;
 struct socket;
 struct user_namespace;
 struct uts_namespace;
-struct varlink_call;
+struct varlink_caller;
 
 /**
  * struct vl_peer - who opened a connection, taken once when it is accepted
@@ -37,6 +37,9 @@ struct varlink_call;
  * @uts_ns: the UTS namespace of the opener's process when accepted (of
  *	its first thread that had not exited; a reference), or NULL if it
  *	had exited by then
+ * @cgroup_ns: its cgroup namespace, likewise
+ * @init_ns: which of its namespaces are the initial ones, as CLONE_NEW*
+ *	flags (those of its process, when accepted: none if it had exited)
  * @boottime_offset: the offset of the opener's time namespace to
  *	CLOCK_BOOTTIME, in nanoseconds (0 outside one, or if it had exited)
  * @memcg: the opener's memory cgroup (a reference), charged for what the
@@ -57,65 +60,15 @@ struct vl_peer {
 	struct net *net;
 	struct pid_namespace *pid_ns;
 	struct uts_namespace *uts_ns;
+	struct cgroup_namespace *cgroup_ns;
 	unsigned int init_ns;
 	s64 boottime_offset;
 	struct mem_cgroup *memcg;
 	struct list_head node;
 };
 
-/**
- * struct vl_sender - who wrote what a connection read last
- * @pid: the writer's thread group (a reference), or NULL if unknown
- * @uid: its real uid when it wrote
- * @exec_id: the self_exec_id of its thread group leader when it wrote:
- *	what program it ran
- */
-struct vl_sender {
-	struct pid *pid;
-	kuid_t uid;
-	u64 exec_id;
-};
-
-/* Writers a connection notes between two reads to its end */
-#define VL_WRITERS	4
-
-/**
- * struct vl_writers - the processes that wrote to a connection since it
- *	was last read to its end, as their own tasks noted them
- * @lock: guards the rest
- * @pid: their thread groups (references), in the order they came
- * @exec_id: the self_exec_id of each when it first wrote
- * @n: how many
- * @unnoted: a process wrote that is not noted: one more than there is
- *	room for, or one that wrote before the connection was accepted
- *
- * See vl_writers_note() in peer.c.
- */
-struct vl_writers {
-	spinlock_t lock;	/* the rest; writers' tasks take it */
-	struct pid *pid[VL_WRITERS];
-	u64 exec_id[VL_WRITERS];
-	unsigned int n;
-	bool unnoted;
-};
-
 int vl_peer_get(struct vl_peer *peer, struct socket *sock);
 void vl_peer_put(struct vl_peer *peer);
-bool vl_cred_capable(const struct cred *cred, struct user_namespace *ns,
-		     int cap);
-bool vl_call_permitted(const struct varlink_call *call);
-const struct cred *vl_call_lesser_cred(const struct varlink_call *call,
-				       const struct cred **other);
-
-int vl_sender_listen(struct socket *listener);
-void vl_writers_init(struct vl_writers *w);
-void vl_writers_note(struct vl_writers *w);
-void vl_writers_accepted(struct vl_writers *w, struct sock *sk,
-			 const struct vl_peer *peer);
-void vl_writers_release(struct vl_writers *w);
-int vl_sender_recv(struct socket *sock, struct kvec *iov, struct vl_sender *s,
-		   struct vl_writers *w, bool *changed);
-const struct cred *vl_sender_cred(const struct vl_sender *s);
-bool vl_sender_passed_fds(struct sock *sk);
+void vl_peer_caller(const struct vl_peer *peer, struct varlink_caller *caller);
 
 #endif /* _VL_PEER_H */

@@ -23,7 +23,8 @@
 #include <net/net_namespace.h>
 #include <kunit/visibility.h>
 
-#include "internal.h"
+#include "call.h"
+#include "registry.h"
 
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(registry);	/* sorted by name; RCU for readers */
@@ -39,7 +40,7 @@ static u32 vl_method_hash(const char *name, size_t len)
 
 #define VL_METHOD_FLAGS		(VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_CAPABLE | \
 				 VARLINK_INLINE | VARLINK_CAPABLE_NET | \
-				 VARLINK_STREAM)
+				 VARLINK_STREAM | VARLINK_READY)
 
 /* The order of the registry: @iface's name against @name. */
 static int iface_name_cmp(const struct vl_iface *iface, const char *name,
@@ -215,6 +216,8 @@ static bool param_fits(const struct vl_idl *idl, const struct vl_idl_node *type,
 		return type->kind == VL_IDL_STRING || type->kind == VL_IDL_ENUM;
 	case VARLINK_JSON:
 		return true;
+	case VARLINK_OPT_S64:
+		return type->kind == VL_IDL_INT;
 	}
 	return false;
 }
@@ -234,6 +237,8 @@ static size_t param_size(enum varlink_param_type type)
 		return sizeof(const char *);
 	case VARLINK_JSON:
 		return sizeof(struct varlink_json);
+	case VARLINK_OPT_S64:
+		return sizeof(struct varlink_opt_s64);
 	}
 	return SIZE_MAX;
 }
@@ -268,13 +273,38 @@ bad:
 	return -EINVAL;
 }
 
+/* Whether @m's flags go together: one namespace to check a valid
+ * capability in, if any; a stream never in the caller's task; "ready"
+ * only of a stream whose output has it, as a nullable bool.
+ */
+static bool flags_valid(const struct vl_idl *idl,
+			const struct vl_idl_member *member,
+			const struct varlink_method *m)
+{
+	unsigned int caps = m->flags & (VARLINK_CAPABLE | VARLINK_CAPABLE_NET);
+	const struct vl_idl_node *ready;
+
+	if ((m->flags & ~VL_METHOD_FLAGS) ||
+	    caps == (VARLINK_CAPABLE | VARLINK_CAPABLE_NET) ||
+	    (caps && !cap_valid(m->capability)) ||
+	    ((m->flags & VARLINK_STREAM) && (m->flags & VARLINK_INLINE)))
+		return false;
+	if (!(m->flags & VARLINK_READY))
+		return true;
+	ready = vl_idl_find_field(idl, member->out, "ready", 5);
+	if (ready)
+		ready = vl_idl_node(idl, ready->child);
+	return (m->flags & VARLINK_STREAM) && ready &&
+	       ready->kind == VL_IDL_BOOL && (ready->flags & VL_IDL_NULLABLE);
+}
+
 /* Map the table onto the IDL's methods: each exactly once, no extras. */
 static int check_methods(const struct varlink_interface *desc,
 			 const struct vl_idl *idl,
 			 const struct varlink_method **by_member)
 {
 	const struct vl_idl_member *member;
-	unsigned int i, caps;
+	unsigned int i;
 	int err;
 
 	for (i = 0; i < desc->n_methods; i++) {
@@ -291,13 +321,7 @@ static int check_methods(const struct varlink_interface *desc,
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;
 		}
-		/* one namespace to check a valid capability in, if any */
-		caps = m->flags & (VARLINK_CAPABLE | VARLINK_CAPABLE_NET);
-		if ((m->flags & ~VL_METHOD_FLAGS) ||
-		    caps == (VARLINK_CAPABLE | VARLINK_CAPABLE_NET) ||
-		    (caps && !cap_valid(m->capability)) ||
-		    ((m->flags & VARLINK_STREAM) &&
-		     (m->flags & (VARLINK_MORE | VARLINK_INLINE)) != VARLINK_MORE)) {
+		if (!flags_valid(idl, member, m)) {
 			pr_err("%.*s: method %s: invalid flags or capability\n",
 			       idl->name_len, idl->name, m->name);
 			return -EINVAL;

@@ -29,8 +29,11 @@
 
 #include "admission.h"
 #include "compat.h"
-#include "internal.h"
-#include "peer.h"
+#include "conn.h"
+#include "dispatch.h"
+#include "sender.h"
+#include "server.h"
+#include "test_hooks.h"
 
 /* The listener of one network namespace, and its /proc/net/varlink */
 struct vl_server {
@@ -74,7 +77,7 @@ static void accept_work(struct work_struct *work)
 		if (err)
 			break;
 		/* an error has closed the socket; a refused client was told why */
-		if (vl_conn_create(sock, server_wq) == -EMFILE)
+		if (vl_conn_create(sock, &vl_dispatch_ops) == -EMFILE)
 			atomic_long_inc(&srv->refused);
 	}
 	if (err != -EAGAIN) {
@@ -297,8 +300,8 @@ int vl_server_start(const char *name, bool init_net_only)
 	strscpy(server_name, name, sizeof(server_name));
 	server_init_net_only = init_net_only;
 
-	/* unbound: connections are served in parallel on all CPUs */
-	server_wq = alloc_workqueue("varlink", WQ_UNBOUND, 0);
+	/* the listeners' own: an accept never waits behind connections' work */
+	server_wq = alloc_workqueue("varlink_accept", WQ_UNBOUND, 0);
 	if (!server_wq)
 		return -ENOMEM;
 	err = register_pernet_subsys(&server_net_ops);
@@ -311,7 +314,7 @@ int vl_server_start(const char *name, bool init_net_only)
  * vl_server_stop() - close every listener and every connection
  *
  * The listeners go first, then every connection is closed and waited
- * for, and the workqueue runs what is left of their work.
+ * for.
  */
 void vl_server_stop(void)
 {

@@ -10,8 +10,11 @@
 #include <linux/utsname.h>
 #include <net/net_namespace.h>
 
-#include "internal.h"
+#include "call.h"
 #include "params.h"
+#include "registry.h"
+#include "server.h"
+#include "service.h"
 #include "stats.h"
 
 /* The version GetInfo reports: built out of tree, the project's (the
@@ -161,7 +164,7 @@ static void info_prepare(void)
 
 static int get_info(struct varlink_call *call, const void *params)
 {
-	bool host = net_eq(varlink_call_net(call), &init_net);
+	bool host = net_eq(varlink_call_caller(call)->net, &init_net);
 	struct info_reply *r;
 	int idx, tries;
 	bool ok;
@@ -186,7 +189,7 @@ struct describe_params {
 };
 
 static const struct varlink_param describe_params[] = {
-	VARLINK_PARAM("interface", VARLINK_STRING, struct describe_params,
+	VARLINK_PARAM("interface", struct describe_params,
 		      interface),
 };
 
@@ -196,7 +199,7 @@ static int get_description(struct varlink_call *call, const void *params)
 	struct vl_iface *iface;
 
 	iface = vl_iface_get_served(p->interface, strlen(p->interface),
-				    varlink_call_net(call));
+				    varlink_call_caller(call)->net);
 	if (!iface) {
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, VL_ERR("InterfaceNotFound"));
@@ -223,6 +226,10 @@ static const struct varlink_interface service_iface = {
 	.n_methods = ARRAY_SIZE(service_methods),
 	.flags = VARLINK_NETNS,
 };
+
+/* A limit of params.h in GetLimits' reply: its text, then its member */
+#define VL_LIMIT_IDL(name, def, min, max, at_least, text)		\
+	"  # " text "\n  " #name ": int,\n"
 
 static const char kernel_idl[] =
 "# The in-kernel varlink server itself: its counters, the limits in force,\n"
@@ -269,41 +276,10 @@ static const char kernel_idl[] =
 "method GetLimits() -> (\n"
 "  # The abstract AF_UNIX name listened on, without the leading \"@\".\n"
 "  socket_name: string,\n"
-"  # Bytes of one message, its NUL included; a longer one closes the\n"
-"  # connection.\n"
-"  max_message_size: int,\n"
-"  # Bytes of replies queued for one connection; more closes it.\n"
-"  max_output: int,\n"
-"  # Connections in total; a new one over it is refused.  The last\n"
-"  # sixteenth is kept for openers with CAP_SYS_ADMIN.\n"
-"  max_connections: int,\n"
-"  # Connections of one user (the owner of its user namespaces counts\n"
-"  # for every uid in them; each uid of a container root made has its\n"
-"  # own), but for openers with CAP_SYS_ADMIN.\n"
-"  max_connections_per_uid: int,\n"
-"  # Connections in one network namespace other than the initial one,\n"
-"  # and of one container as a whole (a user namespace root made, with\n"
-"  # every network namespace it makes), but for openers with\n"
-"  # CAP_SYS_ADMIN.\n"
-"  max_connections_per_netns: int,\n"
-"  # Streams (calls made with \"more\" to methods that stream for long,\n"
-"  # such as monitors) running at once; one more fails with\n"
-"  # TooManyStreams.  The last eighth is kept for callers with\n"
-"  # CAP_SYS_ADMIN.\n"
-"  max_streams: int,\n"
-"  # Streams of one user, counted as for max_connections_per_uid, but for\n"
-"  # callers with CAP_SYS_ADMIN.\n"
-"  max_streams_per_user: int,\n"
-"  # Streams of one container, all its users together, but for callers\n"
-"  # with CAP_SYS_ADMIN.\n"
-"  max_streams_per_container: int,\n"
 "  # Whether the server listens in the initial network namespace only,\n"
 "  # not in every one.\n"
 "  init_net_only: bool,\n"
-"  # Nesting of JSON arrays and objects in one message.\n"
-"  max_depth: int,\n"
-"  # JSON values in one message.\n"
-"  max_tokens: int,\n"
+VL_LIMITS(VL_LIMIT_IDL)
 "  # Whether methods that never sleep for long may be served in the\n"
 "  # caller's task; the one parameter root may change while loaded.\n"
 "  fast_path: bool\n"

@@ -8,7 +8,7 @@
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 
-#include "internal.h"
+#include "test_hooks.h"
 
 u32 vl_test_delay_ms[VL_TEST_DELAYS];
 
@@ -17,6 +17,7 @@ static const char * const delay_names[VL_TEST_DELAYS] = {
 	[VL_TEST_CANCEL_DELAY] = "test_cancel_delay_ms",
 	[VL_TEST_CALLBACK_DELAY] = "test_callback_delay_ms",
 	[VL_TEST_FDS_DELAY] = "test_fds_delay_ms",
+	[VL_TEST_INLINE_DELAY] = "test_inline_delay_ms",
 };
 
 static struct dentry *test_dir;

@@ -6,23 +6,20 @@
  * Devices.  A device is a directory under /sys/devices that holds a
  * "uevent" file; its syspath is that directory's path from the root of
  * sysfs, as uevents name it (DEVPATH).  List walks "devices" of the
- * core's sysfs mount depth first; the class and bus directories are
- * symbolic links into it, which are not followed, and every device is
- * found once there.  "devices" is opened as the caller
- * (varlink_file_open(): a call whose opener and sender cannot be
- * compared is refused there); below it, each directory is looked up in
- * its parent's open file, one component at a time, and opened and read
- * as the kernel: every sysfs directory is 0755 and every uevent file
- * 0644, so the caller may read them all, and a walk that opened each by
- * its whole path from the root of the mount, as the caller, took 45
- * times as long as userspace's.  Get and Trigger go through the core's
- * file helpers as the caller.  Each device's properties are the
- * KEY=VALUE lines of its uevent file.  Its "subsystem" is the name of
- * the target of its symbolic link "subsystem": the link itself, one fixed
- * component below the open directory, is looked up there without
- * following it and read with vfs_get_link().  Its "driver" is DRIVER of
- * its uevent file, which dev_uevent() writes whenever a driver is bound:
- * the name its "driver" link points to, read with the file.
+ * core's sysfs mount depth first (varlink_walk_start()); the class and
+ * bus directories are symbolic links into it, which are not followed,
+ * and every device is found once there.  "devices" is opened as the
+ * caller (a call whose opener and sender cannot be compared is refused
+ * there); below it, each directory is opened and read as the kernel,
+ * looked up in its parent's open directory (VARLINK_WALK_KERNEL): every
+ * sysfs directory is 0755 and every uevent file 0644, so the caller may
+ * read them all.  Get and Trigger go through the core's file helpers as
+ * the caller.  Each device's properties are the KEY=VALUE lines of its
+ * uevent file.  Its "subsystem" is the name of the target of its
+ * symbolic link "subsystem": the link itself, one fixed component below
+ * the open directory, is looked up there without following it and read
+ * with vfs_get_link().  Its "driver" is DRIVER of its uevent file, which
+ * dev_uevent() writes whenever a driver is bound.
  *
  * Namespaces.  The core's sysfs is that of the initial network
  * namespace, and shows its net devices only.  A caller in another
@@ -36,21 +33,13 @@
  * it gets exactly what such a socket of the caller would get (in a
  * namespace owned by a user namespace other than the initial one, the
  * kernel sends only that namespace's own net devices' events).  Its
- * sk_data_ready queues the stream's work item on vdev_wq; the work
- * item sends the replies, waiting with varlink_reply_wait() before each,
- * and returns when the socket is empty, so an idle stream holds no
- * worker.  A replay subscribes first, then walks the devices as List
- * does ("exists"), then sends what the socket queued meanwhile: nothing
- * falls between the two.  An overflow of the socket's buffer (ENOBUFS)
- * ends the stream with EventsLost.
- *
- * Lifetime, as in log.c: a stream is on vdev_streams, under
- * vdev_lock, from the call until its final reply.  Only its work item
- * replies and ends it; the cancel callback (the client hung up, or the
- * interface is going away) and module exit set a flag and queue the work.
- * The cancel callback gets the stream's id, not a pointer.  vdev_lock is
- * never held across a call into the core.  The socket is released before
- * the final reply, while the connection still holds the namespace.
+ * sk_data_ready kicks the stream, which the core runs paced to its
+ * client: an idle stream holds no worker.  A replay subscribes first,
+ * then walks the devices as List does ("exists"), then sends what the
+ * socket queued meanwhile: nothing falls between the two.  An overflow
+ * of the socket's buffer (ENOBUFS) ends the stream with EventsLost.  The
+ * socket is released with the stream, while its call's connection still
+ * holds the namespace.
  */
 #include <linux/capability.h>
 #include <linux/ctype.h>
@@ -219,36 +208,11 @@ static const char vdev_idl[] =
 "error MonitorEnded ()\n";
 
 /**
- * struct vdev_level - a directory of a walk being visited
- * @names: its subdirectories' names, each followed by a NUL
- * @len: bytes of @names
- * @pos: the offset of the next name to visit
- * @plen: the length of the directory's path
- * @dir: the directory, open
- * @device: the directory is a device's (it holds a uevent file)
- */
-struct vdev_level {
-	char *names;
-	size_t len;
-	size_t pos;
-	size_t plen;
-	struct file *dir;
-	bool device;
-};
-
-/**
  * struct vdev_ctx - what one call or stream works with
  * @call: the call
- * @net: varlink_call_net() of @call
- * @path: the relative path of the current directory of a walk
- * @lv: the directories from "devices" to the current one
- * @depth: index of the current one in @lv, -1 when the walk is done
- * @dirs: directories listed
- * @names: the subdirectories of the directory being listed
- * @names_len: bytes of @names
- * @names_size: bytes allocated for @names
- * @has_uevent: the directory being listed holds a "uevent" file
- * @list_err: an allocation failed while listing
+ * @net: the network namespace of @call's caller
+ * @walk: a walk of "devices" in progress, or NULL
+ * @devices: bit N: the directory at depth N of @walk is a device's
  * @want: for a walk, whether the devices of a subsystem are wanted (NULL:
  *	all of them); the walk reads no further and yields none of the others
  * @want_data: for @want
@@ -261,20 +225,14 @@ struct vdev_level {
  * @key: the properties' keys, in @buf
  * @val: their values, in @buf
  * @subsystem: the device's subsystem
+ * @path: the device's path relative to sysfs, for Get and Trigger
  * @syspath: the device's syspath (DEVICE_PATH_MAX + 2)
  */
 struct vdev_ctx {
 	struct varlink_call *call;
 	struct net *net;
-	char path[DEVICE_PATH_MAX + 1];
-	struct vdev_level lv[DEVICE_DEPTH_MAX];
-	int depth;
-	unsigned int dirs;
-	char *names;
-	size_t names_len;
-	size_t names_size;
-	bool has_uevent;
-	bool list_err;
+	struct varlink_walk *walk;
+	u64 devices;
 	bool (*want)(const void *data, const char *subsystem);
 	const void *want_data;
 	int *netdevs;
@@ -285,6 +243,7 @@ struct vdev_ctx {
 	const char *key[DEVICE_PROPS_MAX];
 	const char *val[DEVICE_PROPS_MAX];
 	char subsystem[DEVICE_NAME_MAX];
+	char path[DEVICE_PATH_MAX + 1];
 	char syspath[DEVICE_PATH_MAX + 2];
 };
 
@@ -301,20 +260,14 @@ static struct vdev_ctx *vdev_ctx_new(struct varlink_call *call)
 		return NULL;
 	}
 	c->call = call;
-	c->net = varlink_call_net(call);
-	c->depth = -1;
+	c->net = varlink_call_caller(call)->net;
 	return c;
 }
 
 static void vdev_walk_free(struct vdev_ctx *c)
 {
-	for (; c->depth >= 0; c->depth--) {
-		kfree(c->lv[c->depth].names);
-		if (c->lv[c->depth].dir)
-			fput(c->lv[c->depth].dir);
-	}
-	kfree(c->names);
-	c->names = NULL;
+	varlink_walk_end(c->walk);
+	c->walk = NULL;
 	kvfree(c->netdevs);
 	c->netdevs = NULL;
 }
@@ -548,81 +501,6 @@ static int vdev_netdevs(struct vdev_ctx *c)
 	return 0;
 }
 
-static bool vdev_list_actor(void *data, const char *name, unsigned int len,
-			    unsigned int d_type)
-{
-	struct vdev_ctx *c = data;
-	size_t size;
-	char *p;
-
-	if (d_type == DT_REG && len == 6 && !memcmp(name, "uevent", 6)) {
-		c->has_uevent = true;
-		return true;
-	}
-	if (d_type != DT_DIR)
-		return true;
-	if (c->names_len + len + 1 > c->names_size) {
-		size = max_t(size_t, 256, 2 * (c->names_len + len + 1));
-		if (size > DEVICE_NAMES_MAX) {
-			c->list_err = true;
-			return false;
-		}
-		p = krealloc(c->names, size, GFP_KERNEL_ACCOUNT);
-		if (!p) {
-			c->list_err = true;
-			return false;
-		}
-		c->names = p;
-		c->names_size = size;
-	}
-	memcpy(c->names + c->names_len, name, len);
-	c->names[c->names_len + len] = '\0';
-	c->names_len += len + 1;
-	return true;
-}
-
-struct vdev_dir_ctx {
-	struct dir_context ctx;
-	struct vdev_ctx *c;
-};
-
-static bool vdev_filldir(struct dir_context *ctx, const char *name, int len,
-			 loff_t off, u64 ino, unsigned int d_type)
-{
-	struct vdev_dir_ctx *dc = container_of(ctx, struct vdev_dir_ctx, ctx);
-
-	if ((len == 1 && name[0] == '.') ||
-	    (len == 2 && name[0] == '.' && name[1] == '.'))
-		return true;
-	return vdev_list_actor(dc->c, name, len, d_type);
-}
-
-/* List the open directory @dir into @c->names. */
-static int vdev_list_dir(struct vdev_ctx *c, struct file *dir)
-{
-	struct vdev_dir_ctx dc = {
-		.ctx.actor = vdev_filldir,
-		.c = c,
-	};
-	int err;
-
-	c->names = NULL;
-	c->names_len = 0;
-	c->names_size = 0;
-	c->has_uevent = false;
-	c->list_err = false;
-	if (++c->dirs > DEVICE_DIRS_MAX)
-		return -E2BIG;
-	err = iterate_dir(dir, &dc.ctx);
-	if (!err && c->list_err)
-		err = -ENOMEM;
-	if (err) {
-		kfree(c->names);
-		c->names = NULL;
-	}
-	return err;
-}
-
 /* Open @name, one component, in the open directory @dir, as the kernel:
  * a directory with O_DIRECTORY in @flags, else a regular file.
  */
@@ -672,31 +550,52 @@ static int vdev_read_at(struct vdev_ctx *c, struct file *dir)
 	return 0;
 }
 
-/* Start a walk: open and list "devices" as the caller. */
+/* Start a walk of "devices", opened as the caller. */
 static int vdev_walk_start(struct vdev_ctx *c)
+{
+	c->walk = varlink_walk_start(c->call, VARLINK_SYSFS, "devices",
+				     DEVICE_DEPTH_MAX, VARLINK_WALK_KERNEL);
+	if (IS_ERR(c->walk)) {
+		int err = PTR_ERR(c->walk);
+
+		c->walk = NULL;
+		return err;
+	}
+	c->devices = 0;
+	if (!net_eq(c->net, &init_net))
+		return vdev_netdevs(c);
+	return 0;
+}
+
+/* The device of the walk's entry @e, a directory, into @c: 0, or
+ * -ENOENT for none, or one of another namespace or not wanted.
+ */
+static int vdev_walk_device(struct vdev_ctx *c,
+			    const struct varlink_walk_entry *e)
 {
 	struct file *dir;
 	int err;
 
-	strscpy(c->path, "devices", sizeof(c->path));
-	c->dirs = 0;
-	dir = varlink_file_open(c->call, VARLINK_SYSFS, c->path,
-				O_RDONLY | O_DIRECTORY);
+	/* with CONFIG_PM, every device has the attribute group "power"
+	 * (dpm_sysfs_add() in device_add()), so no child of that name
+	 */
+	if (IS_ENABLED(CONFIG_PM) && (c->devices & BIT_ULL(e->depth)) &&
+	    !strcmp(e->name, "power"))
+		return -ENOENT;
+	dir = varlink_walk_enter(c->walk);
 	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	err = vdev_list_dir(c, dir);
-	if (err) {
-		fput(dir);
-		return err;
-	}
-	c->lv[0] = (struct vdev_level){
-		.names = c->names, .len = c->names_len, .plen = strlen(c->path),
-		.dir = dir,
-	};
-	c->names = NULL;
-	c->depth = 0;
-	if (!net_eq(c->net, &init_net))
-		return vdev_netdevs(c);
+		return PTR_ERR(dir) == -ENOMEM ? -ENOMEM : -ENOENT;
+	err = vdev_read_at(c, dir);
+	if (err)
+		c->devices &= ~BIT_ULL(e->depth + 1);
+	else
+		c->devices |= BIT_ULL(e->depth + 1);
+	if (err)
+		return err == -ENOMEM ? err : -ENOENT;
+	/* the host's net devices are not the caller's */
+	if (!net_eq(c->net, &init_net) && !strcmp(c->subsystem, "net"))
+		return -ENOENT;
+	snprintf(c->syspath, sizeof(c->syspath), "/%s", e->path);
 	return 0;
 }
 
@@ -706,73 +605,18 @@ static int vdev_walk_start(struct vdev_ctx *c)
  */
 static int vdev_walk_next(struct vdev_ctx *c)
 {
-	struct vdev_level *l;
-	const char *name;
-	struct file *dir;
-	bool pushed;
-	size_t nlen;
+	struct varlink_walk_entry e;
 	int err;
 
-	while (c->depth >= 0) {
-		l = &c->lv[c->depth];
-		if (l->pos >= l->len) {
-			kfree(l->names);
-			l->names = NULL;
-			fput(l->dir);
-			l->dir = NULL;
-			c->depth--;
+	while ((err = varlink_walk_next(c->walk, &e)) > 0) {
+		if (e.type != DT_DIR)
 			continue;
-		}
-		name = l->names + l->pos;
-		nlen = strlen(name);
-		l->pos += nlen + 1;
-		if (l->plen + 1 + nlen >= sizeof(c->path))
-			continue;
-		/* with CONFIG_PM, every device has the attribute group "power"
-		 * (dpm_sysfs_add() in device_add()), so no child of that name
-		 */
-		if (IS_ENABLED(CONFIG_PM) && l->device && !strcmp(name, "power"))
-			continue;
-		dir = vdev_open_at(l->dir, name, O_RDONLY | O_DIRECTORY);
-		if (IS_ERR(dir)) {
-			if (PTR_ERR(dir) == -ENOMEM)
-				return -ENOMEM;
-			continue;	/* gone meanwhile */
-		}
-		c->path[l->plen] = '/';
-		memcpy(c->path + l->plen + 1, name, nlen + 1);
-		err = vdev_list_dir(c, dir);
-		if (err) {
-			fput(dir);
-			if (err == -ENOMEM || err == -E2BIG)
-				return err;
-			continue;
-		}
-		pushed = c->depth + 1 < DEVICE_DEPTH_MAX;
-		if (pushed) {
-			c->depth++;
-			c->lv[c->depth] = (struct vdev_level){
-				.names = c->names, .len = c->names_len,
-				.plen = strlen(c->path), .dir = dir,
-				.device = c->has_uevent,
-			};
-		} else {
-			kfree(c->names);
-		}
-		c->names = NULL;
-		err = c->has_uevent ? vdev_read_at(c, dir) : -ENOENT;
-		if (!pushed)
-			fput(dir);
-		if (err == -ENOMEM)
-			return err;
-		if (err)
-			continue;
-		/* the host's net devices are not the caller's */
-		if (!net_eq(c->net, &init_net) && !strcmp(c->subsystem, "net"))
-			continue;
-		snprintf(c->syspath, sizeof(c->syspath), "/%s", c->path);
-		return 1;
+		err = vdev_walk_device(c, &e);
+		if (err != -ENOENT)
+			return err ? err : 1;
 	}
+	if (err)
+		return err;
 	/* then, outside the initial namespace, the caller's net devices */
 	if (c->want && !c->want(c->want_data, "net"))
 		return 0;
@@ -783,13 +627,72 @@ static int vdev_walk_next(struct vdev_ctx *c)
 	return 0;
 }
 
+/* Send the device @c holds, after the one written before: the last one
+ * is the final reply.  Return: as varlink_stream_reply(), and 0 for the
+ * first.
+ */
+static int vdev_send_pending(struct varlink_stream *stream, bool *pending)
+{
+	int err = *pending ? varlink_stream_reply(stream) : 0;
+
+	*pending = true;
+	return err;
+}
+
+/**
+ * struct vdev_list - a List stream
+ * @stream: the core's
+ * @c: the walk
+ * @pending: a device is written, not yet sent
+ * @subsystem: the subsystem wanted, or ""
+ */
+struct vdev_list {
+	struct varlink_stream stream;
+	struct vdev_ctx *c;
+	bool pending;
+	char subsystem[DEVICE_NAME_MAX];
+};
+
+static int vdev_list_run(struct varlink_stream *stream)
+{
+	struct vdev_list *l = container_of(stream, struct vdev_list, stream);
+	int err;
+
+	while ((err = vdev_walk_next(l->c)) > 0) {
+		err = vdev_send_pending(stream, &l->pending);
+		if (err && err != -EAGAIN)
+			return err;
+		vdev_put(l->c, "device", l->c->syspath, l->c->subsystem);
+		if (err)
+			return err;
+		cond_resched();
+	}
+	if (err && l->pending)
+		varlink_stream_reply(stream);	/* then the error */
+	if (err)
+		return err;
+	return varlink_reply(stream->call);
+}
+
+static void vdev_list_release(struct varlink_stream *stream)
+{
+	struct vdev_list *l = container_of(stream, struct vdev_list, stream);
+
+	vdev_ctx_free(l->c);
+	kfree(l);
+}
+
+static const struct varlink_stream_ops vdev_list_ops = {
+	.run = vdev_list_run,
+	.release = vdev_list_release,
+};
+
 struct vdev_list_params {
 	const char *subsystem;
 };
 
 static const struct varlink_param vdev_list_params[] = {
-	VARLINK_PARAM("subsystem", VARLINK_STRING, struct vdev_list_params,
-		      subsystem),
+	VARLINK_PARAM("subsystem", struct vdev_list_params, subsystem),
 };
 
 static bool vdev_list_wants(const void *data, const char *subsystem)
@@ -801,46 +704,30 @@ static bool vdev_list_wants(const void *data, const char *subsystem)
 static int vdev_list(struct varlink_call *call, const void *params)
 {
 	const struct vdev_list_params *p = params;
-	struct vdev_ctx *c;
-	bool pending = false;
+	struct vdev_list *l;
 	int err;
 
-	if (!varlink_call_more(call))
-		return varlink_error(call, "org.varlink.service.ExpectedMore");
-	c = vdev_ctx_new(call);
-	if (!c)
+	l = kzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
+	if (!l)
 		return -ENOMEM;
+	l->c = vdev_ctx_new(call);
+	if (!l->c) {
+		kfree(l);
+		return -ENOMEM;
+	}
 	if (p->subsystem) {
-		c->want = vdev_list_wants;
-		c->want_data = p->subsystem;
+		strscpy(l->subsystem, p->subsystem, sizeof(l->subsystem));
+		l->c->want = vdev_list_wants;
+		l->c->want_data = l->subsystem;
 	}
-	err = vdev_walk_start(c);
-	while (!err) {
-		err = vdev_walk_next(c);
-		if (err <= 0)
-			break;
-		err = 0;
-		if (pending) {
-			err = varlink_reply_wait(call);
-			if (!err)
-				err = varlink_reply_continues(call);
-			if (err) {
-				/* the client is gone: the written reply ends it */
-				vdev_ctx_free(c);
-				varlink_reply(call);
-				return 0;
-			}
-		}
-		vdev_put(c, "device", c->syspath, c->subsystem);
-		pending = true;
-	}
-	vdev_ctx_free(c);
-	if (err && pending && !varlink_reply_continues(call))
-		pending = false;
-	if (err && !pending)
+	err = vdev_walk_start(l->c);
+	if (err) {
+		vdev_ctx_free(l->c);
+		kfree(l);
 		return err;
-	varlink_reply(call);
-	return 0;
+	}
+	varlink_stream_init(&l->stream, &vdev_list_ops);
+	return varlink_stream_start(call, &l->stream);
 }
 
 /* A syspath from a client into the relative path @rel ("devices/..."):
@@ -976,11 +863,11 @@ struct vdev_get_params {
 };
 
 static const struct varlink_param vdev_get_params[] = {
-	VARLINK_PARAM("syspath", VARLINK_STRING, struct vdev_get_params,
+	VARLINK_PARAM("syspath", struct vdev_get_params,
 		      syspath),
-	VARLINK_PARAM("devnum", VARLINK_STRING, struct vdev_get_params,
+	VARLINK_PARAM("devnum", struct vdev_get_params,
 		      devnum),
-	VARLINK_PARAM("ifindex", VARLINK_JSON, struct vdev_get_params,
+	VARLINK_PARAM("ifindex", struct vdev_get_params,
 		      ifindex),
 };
 
@@ -1101,9 +988,9 @@ struct vdev_trigger_params {
 };
 
 static const struct varlink_param vdev_trigger_params[] = {
-	VARLINK_PARAM("syspath", VARLINK_STRING, struct vdev_trigger_params,
+	VARLINK_PARAM("syspath", struct vdev_trigger_params,
 		      syspath),
-	VARLINK_PARAM("action", VARLINK_STRING, struct vdev_trigger_params,
+	VARLINK_PARAM("action", struct vdev_trigger_params,
 		      action),
 };
 
@@ -1155,199 +1042,87 @@ static int vdev_trigger(struct varlink_call *call, const void *params)
 }
 
 /**
- * struct vdev_stream - a Monitor call
- * @node: on vdev_streams until the final reply
- * @id: identifies the stream to the cancel callback; never reused
- * @work: receives and sends; queued by the socket, the cancel callback
- *	and module exit
- * @sock: the uevent socket, until the final reply
- * @c: the call and what the work item works with
+ * struct vdev_monitor - a Monitor stream
+ * @stream: the core's
+ * @sock: the uevent socket
+ * @c: the replay's walk, and the events received
+ * @replay: the replay is not all sent yet
  * @n_filter: entries of @filter; 0 for every subsystem
  * @filter: the subsystems wanted
- * @replay: the replay is still to be sent
- * @started: its cancel callback is set
- * @cancelled: the cancel callback ran, or the module is going away
- * @ended: the final reply was sent; the next run of @work frees it
- *
- * @sock, @c, @filter and @replay belong to @work; the rest is under
- * vdev_lock.
  */
-struct vdev_stream {
-	struct list_head node;
-	unsigned long id;
-	struct work_struct work;
+struct vdev_monitor {
+	struct varlink_stream stream;
 	struct socket *sock;
 	struct vdev_ctx *c;
+	bool replay;
 	unsigned int n_filter;
 	char filter[DEVICE_FILTER_MAX][DEVICE_NAME_MAX];
-	bool replay;
-	bool started;
-	bool cancelled;
-	bool ended;
 };
-
-static DEFINE_MUTEX(vdev_lock);
-static LIST_HEAD(vdev_streams);
-static unsigned long vdev_next_id;
-static bool vdev_stopping;
-static struct workqueue_struct *vdev_wq;
-
-static struct vdev_stream *vdev_stream_find(unsigned long id)
-{
-	struct vdev_stream *s;
-
-	lockdep_assert_held(&vdev_lock);
-	list_for_each_entry(s, &vdev_streams, node)
-		if (s->id == id)
-			return s;
-	return NULL;
-}
 
 static void vdev_data_ready(struct sock *sk)
 {
-	struct vdev_stream *s;
+	struct vdev_monitor *m;
 
 	read_lock_bh(&sk->sk_callback_lock);
-	s = sk->sk_user_data;
-	if (s)
-		queue_work(vdev_wq, &s->work);
+	m = sk->sk_user_data;
+	if (m)
+		varlink_stream_kick(&m->stream);
 	read_unlock_bh(&sk->sk_callback_lock);
 }
 
-static void vdev_sock_release(struct vdev_stream *s)
+/* No kick once this returns: the socket's callback is gone with it. */
+static void vdev_sock_release(struct vdev_monitor *m)
 {
 	struct sock *sk;
 
-	if (!s->sock)
+	if (!m->sock)
 		return;
-	sk = s->sock->sk;
+	sk = m->sock->sk;
 	write_lock_bh(&sk->sk_callback_lock);
 	sk->sk_user_data = NULL;
 	write_unlock_bh(&sk->sk_callback_lock);
-	sock_release(s->sock);
-	s->sock = NULL;
+	sock_release(m->sock);
+	m->sock = NULL;
 }
 
-static void vdev_stream_free(struct vdev_stream *s)
+static void vdev_monitor_free(struct vdev_monitor *m)
 {
-	vdev_sock_release(s);
-	vdev_ctx_free(s->c);
-	kfree(s);
+	vdev_sock_release(m);
+	vdev_ctx_free(m->c);
+	kfree(m);
 }
 
-/* Free @s, which was never on vdev_streams: its socket may have
- * queued its work already.
- */
-static void vdev_stream_discard(struct vdev_stream *s)
+static bool vdev_wanted(const void *data, const char *subsystem)
 {
-	vdev_sock_release(s);
-	cancel_work_sync(&s->work);
-	vdev_stream_free(s);
-}
-
-/* End @s with its final reply: @error, or, with NULL, the reply whose
- * parameters are written (one that failed with -ECANCELED).
- */
-static void vdev_stream_end(struct vdev_stream *s, const char *error)
-{
-	bool queued;
-
-	vdev_sock_release(s);
-	if (error)
-		varlink_error(s->c->call, error);
-	else
-		varlink_reply(s->c->call);
-
-	mutex_lock(&vdev_lock);
-	list_del(&s->node);
-	s->ended = true;
-	queued = work_pending(&s->work);
-	mutex_unlock(&vdev_lock);
-	if (!queued)
-		vdev_stream_free(s);
-}
-
-static bool vdev_wanted(const struct vdev_stream *s, const char *subsystem)
-{
+	const struct vdev_monitor *m = data;
 	unsigned int i;
 
-	if (!s->n_filter)
+	if (!m->n_filter)
 		return true;
-	for (i = 0; i < s->n_filter; i++)
-		if (subsystem && !strcmp(s->filter[i], subsystem))
+	for (i = 0; i < m->n_filter; i++)
+		if (subsystem && !strcmp(m->filter[i], subsystem))
 			return true;
 	return false;
 }
 
-/* Send the event written: 0, or what ended the stream (@s then freed) */
-static int vdev_stream_send(struct vdev_stream *s)
+/* Send the replay's devices: 0 once all are sent, or what stops the run */
+static int vdev_replay(struct vdev_monitor *m)
 {
-	int err = varlink_reply_continues(s->c->call);
-
-	if (err)
-		vdev_stream_end(s, err == -ECANCELED ? NULL :
-				  DEVICE_ERR("MonitorEnded"));
-	return err;
-}
-
-/* Wait for the client: 0, or what ended the stream (@s then freed) */
-static int vdev_stream_wait(struct vdev_stream *s)
-{
-	int err = varlink_reply_wait(s->c->call);
-
-	if (err)
-		vdev_stream_end(s, DEVICE_ERR("MonitorEnded"));
-	return err;
-}
-
-static bool vdev_stream_stop(struct vdev_stream *s)
-{
-	bool stop;
-
-	mutex_lock(&vdev_lock);
-	stop = s->cancelled || vdev_stopping;
-	mutex_unlock(&vdev_lock);
-	return stop;
-}
-
-static bool vdev_stream_wants(const void *data, const char *subsystem)
-{
-	return vdev_wanted(data, subsystem);
-}
-
-/* The replay: 0, or an error that ended the stream (@s then freed) */
-static int vdev_replay(struct vdev_stream *s)
-{
-	struct vdev_ctx *c = s->c;
+	struct vdev_ctx *c = m->c;
 	int err;
 
-	c->want = vdev_stream_wants;
-	c->want_data = s;
-	err = vdev_walk_start(c);
-	while (!err) {
-		err = vdev_walk_next(c);
-		if (err <= 0)
-			break;
-		err = 0;
-		if (vdev_stream_stop(s)) {
-			vdev_walk_free(c);
-			vdev_stream_end(s, DEVICE_ERR("MonitorEnded"));
-			return -ECANCELED;
-		}
-		if (vdev_stream_wait(s))
-			return -ECANCELED;
+	while ((err = vdev_walk_next(c)) > 0) {
 		varlink_open_object(c->call, "event");
 		varlink_put_str(c->call, "action", "exists");
 		vdev_put(c, "device", c->syspath, c->subsystem);
 		varlink_close_object(c->call);
-		if (vdev_stream_send(s))
-			return -ECANCELED;
+		err = varlink_stream_reply(&m->stream);
+		if (err)
+			return err;
+		cond_resched();
 	}
 	vdev_walk_free(c);
-	if (err) {
-		varlink_put_s64(c->call, "errno", -err);
-		vdev_stream_end(s, "org.kernel.varlink.SystemError");
-	}
+	m->replay = false;
 	return err;
 }
 
@@ -1371,51 +1146,50 @@ static int vdev_event_parse(struct vdev_ctx *c, size_t len)
 	return 0;
 }
 
-/* Send the live events queued: 0 once the socket is empty, or an error
- * that ended the stream (@s then freed).
+/* The next uevent of the kernel's into @c: its length, -EAGAIN when there
+ * is none, -ENOBUFS for events lost, or another errno.
  */
-static int vdev_live(struct vdev_stream *s)
+static int vdev_event_recv(struct vdev_monitor *m)
 {
-	struct vdev_ctx *c = s->c;
-	struct sockaddr_nl from;
-	struct msghdr msg;
-	struct kvec iov;
+	struct sockaddr_nl from = {};
+	struct msghdr msg = {
+		.msg_name = &from,
+		.msg_namelen = sizeof(from),
+	};
+	struct kvec iov = {
+		.iov_base = m->c->buf,
+		.iov_len = DEVICE_MSG_SIZE - 1,
+	};
+	int n;
+
+	n = kernel_recvmsg(m->sock, &msg, &iov, 1, iov.iov_len, MSG_DONTWAIT);
+	if (n < 0)
+		return n;
+	/* the kernel's only: no multicast of another socket */
+	if ((msg.msg_flags & MSG_TRUNC) || from.nl_pid ||
+	    vdev_event_parse(m->c, n))
+		return 0;
+	return n;
+}
+
+/* Send the live events queued, until the socket is empty. */
+static int vdev_live(struct vdev_monitor *m)
+{
+	struct vdev_ctx *c = m->c;
 	const char *seq;
 	u64 seqnum;
 	int n;
 
 	for (;;) {
-		if (vdev_stream_stop(s)) {
-			vdev_stream_end(s, DEVICE_ERR("MonitorEnded"));
-			return -ECANCELED;
-		}
-		memset(&msg, 0, sizeof(msg));
-		memset(&from, 0, sizeof(from));
-		msg.msg_name = &from;
-		msg.msg_namelen = sizeof(from);
-		iov.iov_base = c->buf;
-		iov.iov_len = DEVICE_MSG_SIZE - 1;
-		n = kernel_recvmsg(s->sock, &msg, &iov, 1, iov.iov_len,
-				   MSG_DONTWAIT);
+		n = vdev_event_recv(m);
 		if (n == -EAGAIN)
 			return 0;
-		if (n == -ENOBUFS) {
-			vdev_stream_end(s, DEVICE_ERR("EventsLost"));
+		if (n == -ENOBUFS)
+			return varlink_error(c->call, DEVICE_ERR("EventsLost"));
+		if (n < 0)
 			return n;
-		}
-		if (n < 0) {
-			varlink_put_s64(c->call, "errno", -n);
-			vdev_stream_end(s, "org.kernel.varlink.SystemError");
-			return n;
-		}
-		/* the kernel's only: no multicast of another socket */
-		if ((msg.msg_flags & MSG_TRUNC) || from.nl_pid ||
-		    vdev_event_parse(c, n))
+		if (!n || !vdev_wanted(m, vdev_prop(c, "SUBSYSTEM")))
 			continue;
-		if (!vdev_wanted(s, vdev_prop(c, "SUBSYSTEM")))
-			continue;
-		if (vdev_stream_wait(s))
-			return -ECANCELED;
 		varlink_open_object(c->call, "event");
 		varlink_put_str(c->call, "action", vdev_prop(c, "ACTION"));
 		seq = vdev_prop(c, "SEQNUM");
@@ -1424,53 +1198,42 @@ static int vdev_live(struct vdev_stream *s)
 		vdev_put(c, "device", vdev_prop(c, "DEVPATH"),
 			 vdev_prop(c, "SUBSYSTEM"));
 		varlink_close_object(c->call);
-		if (vdev_stream_send(s))
-			return -ECANCELED;
+		n = varlink_stream_reply(&m->stream);
+		if (n)
+			return n;
 		cond_resched();
 	}
 }
 
-static void vdev_stream_work(struct work_struct *work)
+static int vdev_monitor_run(struct varlink_stream *stream)
 {
-	struct vdev_stream *s = container_of(work, struct vdev_stream,
-					       work);
-	bool started;
+	struct vdev_monitor *m = container_of(stream, struct vdev_monitor,
+					      stream);
+	int err = m->replay ? vdev_replay(m) : 0;
 
-	mutex_lock(&vdev_lock);
-	if (s->ended) {
-		mutex_unlock(&vdev_lock);
-		vdev_stream_free(s);
-		return;
-	}
-	started = s->started;
-	mutex_unlock(&vdev_lock);
-	if (!started)
-		return;	/* vdev_monitor() queues it again */
-	if (s->replay) {
-		s->replay = false;
-		if (vdev_replay(s))
-			return;
-	}
-	vdev_live(s);
+	return err ? err : vdev_live(m);
 }
 
-static void vdev_stream_cancel(struct varlink_call *call, void *data)
+static int vdev_monitor_stop(struct varlink_stream *stream)
 {
-	struct vdev_stream *s;
-
-	mutex_lock(&vdev_lock);
-	s = vdev_stream_find((unsigned long)data);
-	if (s) {
-		s->cancelled = true;
-		queue_work(vdev_wq, &s->work);
-	}
-	mutex_unlock(&vdev_lock);
+	return varlink_error(stream->call, DEVICE_ERR("MonitorEnded"));
 }
+
+static void vdev_monitor_release(struct varlink_stream *stream)
+{
+	vdev_monitor_free(container_of(stream, struct vdev_monitor, stream));
+}
+
+static const struct varlink_stream_ops vdev_monitor_ops = {
+	.run = vdev_monitor_run,
+	.stop = vdev_monitor_stop,
+	.release = vdev_monitor_release,
+};
 
 /* The subsystems parameter, a JSON array of strings the core validated,
  * into @s->filter: 0, or -EINVAL for too many or too long a name.
  */
-static int vdev_filter(struct vdev_stream *s, const struct varlink_json *j)
+static int vdev_filter(struct vdev_monitor *s, const struct varlink_json *j)
 {
 	const char *p = j->text, *end = j->text + j->len;
 	unsigned int len;
@@ -1530,9 +1293,9 @@ struct vdev_monitor_params {
 };
 
 static const struct varlink_param vdev_monitor_params[] = {
-	VARLINK_PARAM("subsystems", VARLINK_JSON, struct vdev_monitor_params,
+	VARLINK_PARAM("subsystems", struct vdev_monitor_params,
 		      subsystems),
-	VARLINK_PARAM("replay", VARLINK_BOOL, struct vdev_monitor_params,
+	VARLINK_PARAM("replay", struct vdev_monitor_params,
 		      replay),
 };
 
@@ -1553,7 +1316,7 @@ static int vdev_rcvbuf(struct varlink_call *call)
 }
 
 /* The stream's uevent socket in the caller's namespace, subscribed */
-static int vdev_sock_open(struct vdev_stream *s)
+static int vdev_sock_open(struct vdev_monitor *m)
 {
 	struct sockaddr_nl nl = {
 		.nl_family = AF_NETLINK,
@@ -1563,89 +1326,59 @@ static int vdev_sock_open(struct vdev_stream *s)
 	struct sock *sk;
 	int err;
 
-	err = sock_create_kern(s->c->net, AF_NETLINK, SOCK_DGRAM,
+	err = sock_create_kern(m->c->net, AF_NETLINK, SOCK_DGRAM,
 			       NETLINK_KOBJECT_UEVENT, &sock);
 	if (err)
 		return err;
 	sk = sock->sk;
-	sock_set_rcvbuf(sk, vdev_rcvbuf(s->c->call));
+	sock_set_rcvbuf(sk, vdev_rcvbuf(m->c->call));
+	m->sock = sock;
 	write_lock_bh(&sk->sk_callback_lock);
-	sk->sk_user_data = s;
+	sk->sk_user_data = m;
 	sk->sk_data_ready = vdev_data_ready;
 	write_unlock_bh(&sk->sk_callback_lock);
-	err = kernel_bind(sock, (struct sockaddr_unsized *)&nl, sizeof(nl));
-	if (err) {
-		write_lock_bh(&sk->sk_callback_lock);
-		sk->sk_user_data = NULL;
-		write_unlock_bh(&sk->sk_callback_lock);
-		sock_release(sock);
-		cancel_work_sync(&s->work);
-		return err;
-	}
-	s->sock = sock;
-	return 0;
+	return kernel_bind(sock, (struct sockaddr_unsized *)&nl, sizeof(nl));
 }
 
 /* Monitor(subsystems: ?[]string, replay: ?bool) -> (event: Event) */
 static int vdev_monitor(struct varlink_call *call, const void *params)
 {
 	const struct vdev_monitor_params *p = params;
-	struct vdev_stream *s;
-	unsigned long id;
+	struct vdev_monitor *m;
 	int err;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
-	if (!s)
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	if (!m)
 		return -ENOMEM;
-	INIT_WORK(&s->work, vdev_stream_work);
-	s->replay = p->replay;
-	if (p->subsystems.text && vdev_filter(s, &p->subsystems)) {
-		kfree(s);
+	varlink_stream_init(&m->stream, &vdev_monitor_ops);
+	m->replay = p->replay;
+	if (p->subsystems.text && vdev_filter(m, &p->subsystems)) {
+		kfree(m);
 		return varlink_error_invalid_parameter(call, "subsystems");
 	}
-	s->c = vdev_ctx_new(call);
-	if (!s->c) {
-		kfree(s);
+	m->c = vdev_ctx_new(call);
+	if (!m->c) {
+		kfree(m);
 		return -ENOMEM;
 	}
+	m->c->want = vdev_wanted;
+	m->c->want_data = m;
 	/* subscribed before the replay: no event falls between the two */
-	err = vdev_sock_open(s);
+	err = vdev_sock_open(m);
+	if (!err && m->replay)
+		err = vdev_walk_start(m->c);
 	if (err) {
-		vdev_stream_discard(s);
+		vdev_monitor_free(m);
 		return err;
 	}
-
-	mutex_lock(&vdev_lock);
-	if (vdev_stopping) {
-		mutex_unlock(&vdev_lock);
-		vdev_stream_discard(s);
-		return varlink_error(call, DEVICE_ERR("MonitorEnded"));
-	}
-	id = ++vdev_next_id;
-	s->id = id;
-	list_add_tail(&s->node, &vdev_streams);
-	mutex_unlock(&vdev_lock);
-
-	/* Not started: the socket queues the work, which does nothing but
-	 * send; nothing ends the stream before the cancel callback is set,
-	 * which runs it right away if the client is gone already.
-	 */
-	varlink_call_set_cancel(call, vdev_stream_cancel, NULL, (void *)id);
-	mutex_lock(&vdev_lock);
-	s = vdev_stream_find(id);
-	if (s) {
-		s->started = true;
-		queue_work(vdev_wq, &s->work);
-	}
-	mutex_unlock(&vdev_lock);
-	return -EINPROGRESS;
+	return varlink_stream_start(call, &m->stream);
 }
 
 static const struct varlink_method vdev_methods[] = {
 	{
 		.name = "List", .call = vdev_list,
 		VARLINK_PARAMS(vdev_list_params, struct vdev_list_params),
-		.flags = VARLINK_MORE | VARLINK_STREAM,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 	{
 		.name = "Get", .call = vdev_get,
@@ -1655,7 +1388,7 @@ static const struct varlink_method vdev_methods[] = {
 		.name = "Monitor", .call = vdev_monitor,
 		VARLINK_PARAMS(vdev_monitor_params,
 			       struct vdev_monitor_params),
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 	{
 		.name = "Trigger", .call = vdev_trigger,
@@ -1673,38 +1406,17 @@ static const struct varlink_interface vdev_iface = {
 
 static int __init vdev_init(void)
 {
-	int err;
-
 	if (monitor_buffer < (64 << 10) || monitor_buffer > (256 << 20)) {
 		pr_err("monitor_buffer must be 64 KiB to 256 MiB\n");
 		return -EINVAL;
 	}
-	vdev_wq = alloc_workqueue("varlink_device", WQ_UNBOUND, 0);
-	if (!vdev_wq)
-		return -ENOMEM;
-	err = varlink_register_interface(&vdev_iface);
-	if (err)
-		destroy_workqueue(vdev_wq);
-	return err;
+	return varlink_register_interface(&vdev_iface);
 }
 
 static void __exit vdev_exit(void)
 {
-	struct vdev_stream *s;
-
-	/* Every stream ends with MonitorEnded; none starts. */
-	mutex_lock(&vdev_lock);
-	vdev_stopping = true;
-	list_for_each_entry(s, &vdev_streams, node)
-		if (s->started)
-			queue_work(vdev_wq, &s->work);
-	mutex_unlock(&vdev_lock);
-
-	/* waits for the final reply of every call */
+	/* ends every stream with MonitorEnded, and waits for them */
 	varlink_unregister_interface(&vdev_iface);
-	/* runs what is queued: the frees of ended streams */
-	destroy_workqueue(vdev_wq);
-	WARN_ON(!list_empty(&vdev_streams));
 }
 
 module_init(vdev_init);

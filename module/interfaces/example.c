@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* org.kernel.example: the smallest useful provider. */
+/* org.kernel.example: the smallest useful provider, and the smallest stream. */
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
 #include <linux/varlink.h>
 
@@ -11,7 +12,8 @@ static const char example_idl[] =
 "# Greet someone, with the kernel release.\n"
 "method Hello(name: string) -> (greeting: string, release: string)\n"
 "\n"
-"# Count from 1 to n, one reply each; call it with \"more\".\n"
+"# Count from 1 to n, one reply each, as fast as the caller reads them;\n"
+"# call it with \"more\" for all of them, else only the last is sent.\n"
 "method Count(n: int) -> (i: int)\n"
 "\n"
 "error TooMany (max: int)\n";
@@ -21,7 +23,7 @@ struct hello_params {
 };
 
 static const struct varlink_param hello_params[] = {
-	VARLINK_PARAM("name", VARLINK_STRING, struct hello_params, name),
+	VARLINK_PARAM("name", struct hello_params, name),
 };
 
 static int hello(struct varlink_call *call, const void *params)
@@ -40,26 +42,68 @@ struct count_params {
 };
 
 static const struct varlink_param count_params[] = {
-	VARLINK_PARAM("n", VARLINK_U32, struct count_params, n),
+	VARLINK_PARAM("n", struct count_params, n),
+};
+
+/* A Count stream: the core runs it, paced to its client */
+struct count {
+	struct varlink_stream stream;
+	u32 i, n;
+};
+
+static int count_run(struct varlink_stream *stream)
+{
+	struct count *c = container_of(stream, struct count, stream);
+	int err;
+
+	while (++c->i < c->n) {
+		varlink_put_s64(stream->call, "i", c->i);
+		err = varlink_stream_reply(stream);
+		if (err)
+			return err;	/* -EAGAIN: the core runs it again */
+	}
+	varlink_put_s64(stream->call, "i", c->n);
+	return varlink_reply(stream->call);
+}
+
+/* Ended early (the interface goes): the last reply says how far it got */
+static int count_stop(struct varlink_stream *stream)
+{
+	varlink_put_s64(stream->call, "i", container_of(stream, struct count,
+							stream)->i);
+	return varlink_reply(stream->call);
+}
+
+static void count_release(struct varlink_stream *stream)
+{
+	kfree(container_of(stream, struct count, stream));
+}
+
+static const struct varlink_stream_ops count_ops = {
+	.run = count_run,
+	.stop = count_stop,
+	.release = count_release,
 };
 
 static int count(struct varlink_call *call, const void *params)
 {
 	const struct count_params *p = params;
-	u32 i;
+	struct count *c;
 
 	if (p->n > 100) {
 		varlink_put_s64(call, "max", 100);
 		return varlink_error(call, "org.kernel.example.TooMany");
 	}
-	/* without "more", only the final reply is sent */
-	for (i = 1; i < p->n && varlink_call_more(call); i++) {
-		varlink_put_s64(call, "i", i);
-		if (varlink_reply_continues(call))
-			break;	/* the client is gone: end the call */
+	if (!varlink_call_more(call)) {
+		varlink_put_s64(call, "i", p->n);
+		return varlink_reply(call);
 	}
-	varlink_put_s64(call, "i", p->n);
-	return varlink_reply(call);
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return -ENOMEM;
+	c->n = p->n;
+	varlink_stream_init(&c->stream, &count_ops);
+	return varlink_stream_start(call, &c->stream);
 }
 
 static const struct varlink_method example_methods[] = {
@@ -68,7 +112,7 @@ static const struct varlink_method example_methods[] = {
 		VARLINK_PARAMS(hello_params, struct hello_params),
 	},
 	{
-		.name = "Count", .call = count, .flags = VARLINK_MORE,
+		.name = "Count", .call = count, .flags = VARLINK_STREAM,
 		VARLINK_PARAMS(count_params, struct count_params),
 	},
 };

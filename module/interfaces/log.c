@@ -12,31 +12,18 @@
  * overwritten (lost), as /dev/kmsg reports with EPIPE.  The iterator
  * starts at clear_seq, the last "dmesg -C", as syslog(2)'s READ_ALL does.
  *
- * Every Read is a stream (a struct log_stream) run by its own work item
- * on log_wq, never in the caller's task nor in the core's worker: it
- * calls varlink_reply_wait() before each reply, so a client that reads
- * slowly gets the whole log without making the server close its
- * connection, and a stream that follows new records is idle between
- * them, its work item not queued.  The printk:console tracepoint, which
- * every stored record passes, is the wake-up: its probe may run in any
- * context (NMI included), so it only queues an irq_work, which queues
- * log_wake_work, which queues the work of every following stream.  The
- * tracepoint fires before the record is committed, but with interrupts
- * off until it is, so the irq_work (and all after it) runs later; a
- * wake-up log_recheck_work a little later catches any record that was
- * not yet readable at the first one.  Without tracepoints (a tiny
- * kernel), log_recheck_work polls every LOG_POLL while a stream follows.
- *
- * Lifetime: a stream is on log_streams, under log_lock, from the call
- * until its final reply.  Only its work item writes replies, and only it
- * ends the stream; the cancel callback (the client hung up, or the
- * interface is going away) and module exit just set a flag and queue the
- * work.  The cancel callback gets the stream's id, not a pointer: it may
- * run after the final reply.  log_lock is never held across a call into
- * the core, so the cancel callback, which the core runs from its own
- * work, never waits for a reply.  An ended stream is freed by the work
- * item that ended it, or, if a wake-up queued it again meanwhile, by that
- * next run: nothing queues a stream once it is off the list.
+ * Every Read is a stream (a struct log_stream), which the core runs,
+ * paced to its client: a client that reads slowly gets the whole log
+ * without making the server close its connection, and a stream that
+ * follows new records is idle between them.  The printk:console
+ * tracepoint, which every stored record passes, is the wake-up: its probe
+ * may run in any context (NMI included), so it only queues an irq_work,
+ * which kicks the streams (varlink_stream_kick_all()).  The tracepoint
+ * fires before the record is committed, but with interrupts off until it
+ * is, so the irq_work runs later; a second kick a little later
+ * (log_recheck_work) catches any record that was not yet readable at the
+ * first one.  Without tracepoints (a tiny kernel), log_recheck_work polls
+ * every LOG_POLL while a stream follows.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -201,46 +188,25 @@ static const char log_idl[] =
 "error RateLimited ()\n";
 
 /**
- * struct log_stream - a Read call
- * @node: on log_streams until the final reply
- * @id: identifies the stream to the cancel callback; never reused
- * @call: the call, until the final reply
- * @work: sends the replies; queued by log_read(), the wake-ups and the
- *	cancel callback
+ * struct log_stream - a Read stream
+ * @stream: the core's
  * @next: the sequence number of the next record to send
  * @end: without @follow, the sequence number after the last record to
  *	send: the newest when the call was made
  * @follow: the stream goes on with new records
- * @started: its cancel callback is set: wake-ups and module exit may
- *	queue @work
  * @counted: a jump before the next record is lost records: the caller
  *	named where to start, or a record was sent
- * @cancelled: the cancel callback ran, or the module is going away
- * @ended: the final reply was sent; the next run of @work frees it
- *
- * @call, @next, @end and @counted belong to @work; the rest is under
- * log_lock.
  */
 struct log_stream {
-	struct list_head node;
-	unsigned long id;
-	struct varlink_call *call;
-	struct work_struct work;
+	struct varlink_stream stream;
 	u64 next;
 	u64 end;
 	bool follow;
-	bool started;
 	bool counted;
-	bool cancelled;
-	bool ended;
 };
 
-static DEFINE_MUTEX(log_lock);
-static LIST_HEAD(log_streams);
-static unsigned long log_next_id;
-static bool log_stopping;	/* module exit: streams end */
-static bool log_followers;	/* a stream on log_streams follows */
-static struct workqueue_struct *log_wq;
+static atomic_t log_followers;	/* streams that follow */
+static const struct varlink_interface log_iface;
 
 /* Reading records: the iterator's buffer, one record at a time */
 static DEFINE_MUTEX(log_read_lock);
@@ -249,62 +215,26 @@ static char *log_text;
 /* The wake-ups, see the top of the file */
 static struct tracepoint *log_console_tp;
 static struct irq_work log_irq_work;
-static struct work_struct log_wake_work;
 static struct delayed_work log_recheck_work;
-
-static struct log_stream *log_stream_find(unsigned long id)
-{
-	struct log_stream *s;
-
-	lockdep_assert_held(&log_lock);
-	list_for_each_entry(s, &log_streams, node)
-		if (s->id == id)
-			return s;
-	return NULL;
-}
-
-/* Queue the work of every stream that follows; true if one does. */
-static bool log_wake_streams(void)
-{
-	struct log_stream *s;
-	bool any = false;
-
-	mutex_lock(&log_lock);
-	list_for_each_entry(s, &log_streams, node) {
-		if (!s->follow || !s->started)
-			continue;
-		queue_work(log_wq, &s->work);
-		any = true;
-	}
-	WRITE_ONCE(log_followers, any);
-	mutex_unlock(&log_lock);
-	return any;
-}
-
-static void log_wake(struct work_struct *work)
-{
-	log_wake_streams();
-}
 
 static void log_recheck(struct work_struct *work)
 {
-	if (log_wake_streams() && !log_console_tp)
-		queue_delayed_work(log_wq, &log_recheck_work, LOG_POLL);
+	varlink_stream_kick_all(&log_iface);
+	if (!log_console_tp && atomic_read(&log_followers))
+		queue_delayed_work(system_unbound_wq, &log_recheck_work, LOG_POLL);
 }
 
 /* Hard interrupt context, after the record was committed */
 static void log_irq(struct irq_work *work)
 {
-	if (!READ_ONCE(log_followers))
-		return;
-	queue_work(log_wq, &log_wake_work);
-	queue_delayed_work(log_wq, &log_recheck_work, LOG_RECHECK);
+	varlink_stream_kick_all(&log_iface);
+	queue_delayed_work(system_unbound_wq, &log_recheck_work, LOG_RECHECK);
 }
 
 /* The printk:console probe: any context, printk's own included */
 static void log_console_probe(void *data, const char *text, size_t len)
 {
-	if (READ_ONCE(log_followers))
+	if (atomic_read(&log_followers))
 		irq_work_queue(&log_irq_work);
 }
 
@@ -441,6 +371,7 @@ static void log_parse(char *text, size_t len, bool time, struct log_record *r)
  */
 static bool log_put_next(struct log_stream *s, bool time)
 {
+	struct varlink_call *call = s->stream.call;
 	struct kmsg_dump_iter iter;
 	struct log_record r;
 	u64 from, clear;
@@ -464,19 +395,19 @@ static bool log_put_next(struct log_stream *s, bool time)
 	log_parse(log_text, min_t(size_t, len, LOG_TEXT_MAX - 1), time, &r);
 	r.seq = iter.cur_seq - 1;
 
-	varlink_open_object(s->call, "entry");
-	varlink_put_u64(s->call, "seq", r.seq);
-	varlink_put_s64(s->call, "priority", r.pri & 7);
-	varlink_put_s64(s->call, "facility", r.pri >> 3);
+	varlink_open_object(call, "entry");
+	varlink_put_u64(call, "seq", r.seq);
+	varlink_put_s64(call, "priority", r.pri & 7);
+	varlink_put_s64(call, "facility", r.pri >> 3);
 	if (r.has_time)
-		varlink_put_fixed(s->call, "timestamp", r.us, 6);
+		varlink_put_fixed(call, "timestamp", r.us, 6);
 	if (r.caller)
-		varlink_put_str_len(s->call, "caller", r.caller, r.caller_len);
-	varlink_put_str_len(s->call, "message", r.message, r.len);
+		varlink_put_str_len(call, "caller", r.caller, r.caller_len);
+	varlink_put_str_len(call, "message", r.message, r.len);
 	if (s->counted && r.seq > from)
-		varlink_put_u64(s->call, "lost", r.seq - from);
-	varlink_close_object(s->call);
-	varlink_put_u64(s->call, "next", r.seq + 1);
+		varlink_put_u64(call, "lost", r.seq - from);
+	varlink_close_object(call);
+	varlink_put_u64(call, "next", r.seq + 1);
 	mutex_unlock(&log_read_lock);
 
 	s->next = r.seq + 1;
@@ -496,79 +427,48 @@ static bool log_time(void)
 	return buf[0] == 'Y';
 }
 
-/* End @s with its final reply.  @written: the parameters of a whole reply
- * are written (a reply that failed with -ECANCELED keeps them): they are
- * the final reply; otherwise it says only where the stream stopped.
- * Then @s is freed, or left to the run of its work that is queued.
- */
-static void log_stream_end(struct log_stream *s, bool written)
+/* Send the records there are; without "follow", end after the last. */
+static int log_run(struct varlink_stream *stream)
 {
-	bool queued;
-
-	if (!written)
-		varlink_put_u64(s->call, "next", s->next);
-	varlink_reply(s->call);
-
-	mutex_lock(&log_lock);
-	list_del(&s->node);
-	s->ended = true;
-	queued = work_pending(&s->work);
-	mutex_unlock(&log_lock);
-	if (!queued)
-		kfree(s);
-}
-
-static void log_stream_work(struct work_struct *work)
-{
-	struct log_stream *s = container_of(work, struct log_stream, work);
+	struct log_stream *s = container_of(stream, struct log_stream, stream);
 	bool time = log_time();
-	bool stop;
 	int err;
 
-	for (;;) {
-		mutex_lock(&log_lock);
-		if (s->ended) {
-			mutex_unlock(&log_lock);
-			kfree(s);
-			return;
-		}
-		stop = s->cancelled || log_stopping;
-		mutex_unlock(&log_lock);
-		if (stop) {
-			log_stream_end(s, false);
-			return;
-		}
-		err = varlink_reply_wait(s->call);
-		if (err) {
-			log_stream_end(s, false);
-			return;
-		}
-		if (!log_put_next(s, time)) {
-			if (!s->follow)
-				log_stream_end(s, false);
-			return;	/* until a wake-up */
-		}
-		err = varlink_reply_continues(s->call);
-		if (err) {
-			log_stream_end(s, err == -ECANCELED);
-			return;
-		}
+	while (log_put_next(s, time)) {
+		err = varlink_stream_reply(stream);
+		if (err)
+			return err;
 		cond_resched();
 	}
+	if (s->follow)
+		return 0;	/* until a wake-up */
+	varlink_put_u64(stream->call, "next", s->next);
+	return varlink_reply(stream->call);
 }
 
-static void log_stream_cancel(struct varlink_call *call, void *data)
+/* The interface goes: the last reply says where the stream stopped */
+static int log_stop(struct varlink_stream *stream)
 {
-	struct log_stream *s;
+	struct log_stream *s = container_of(stream, struct log_stream, stream);
 
-	mutex_lock(&log_lock);
-	s = log_stream_find((unsigned long)data);
-	if (s) {
-		s->cancelled = true;
-		queue_work(log_wq, &s->work);
-	}
-	mutex_unlock(&log_lock);
+	varlink_put_u64(stream->call, "next", s->next);
+	return varlink_reply(stream->call);
 }
+
+static void log_release(struct varlink_stream *stream)
+{
+	struct log_stream *s = container_of(stream, struct log_stream, stream);
+
+	if (s->follow)
+		atomic_dec(&log_followers);
+	kfree(s);
+}
+
+static const struct varlink_stream_ops log_stream_ops = {
+	.run = log_run,
+	.stop = log_stop,
+	.release = log_release,
+};
 
 /* Whether the caller may read the log: syslog(2)'s check_syslog_permissions()
  * for SYSLOG_ACTION_READ_ALL, made for both parties by
@@ -583,7 +483,7 @@ static bool log_may_read(struct varlink_call *call)
 	char buf[16];
 	bool restricted = true;
 
-	if (net_eq(varlink_call_net(call), &init_net) &&
+	if (varlink_caller_in_init_ns(varlink_call_caller(call), CLONE_NEWNET) &&
 	    varlink_file_read(NULL, VARLINK_PROC, "sys/kernel/dmesg_restrict",
 			      buf, sizeof(buf)) > 0)
 		restricted = buf[0] != '0';	/* 0 or 1; else fail closed */
@@ -592,38 +492,24 @@ static bool log_may_read(struct varlink_call *call)
 }
 
 struct log_read_params {
-	struct varlink_json after;
+	struct varlink_opt_s64 after;
 	bool follow;
 };
 
 static const struct varlink_param log_read_params[] = {
-	VARLINK_PARAM("after", VARLINK_JSON, struct log_read_params, after),
-	VARLINK_PARAM("follow", VARLINK_BOOL, struct log_read_params, follow),
+	VARLINK_PARAM("after", struct log_read_params, after),
+	VARLINK_PARAM("follow", struct log_read_params, follow),
 };
-
-/* An "int" parameter's JSON text (validated) into *@v */
-static int log_json_s64(const struct varlink_json *j, s64 *v)
-{
-	char buf[24];
-
-	if (!j->len || j->len >= sizeof(buf))
-		return -ERANGE;
-	memcpy(buf, j->text, j->len);
-	buf[j->len] = '\0';
-	return kstrtos64(buf, 10, v);
-}
 
 /* Read(after: ?int, follow: ?bool) -> (entry: ?Entry, next: int) */
 static int log_read(struct varlink_call *call, const void *params)
 {
 	const struct log_read_params *p = params;
+	s64 after = p->after.present ? p->after.value : -1;
 	struct kmsg_dump_iter iter;
 	struct log_stream *s;
-	s64 after = -1;
-	unsigned long id;
 
-	if (p->after.text &&
-	    (log_json_s64(&p->after, &after) || after < -1))
+	if (after < -1)
 		return varlink_error_invalid_parameter(call, "after");
 	if (!log_may_read(call))
 		return -EPERM;
@@ -631,45 +517,16 @@ static int log_read(struct varlink_call *call, const void *params)
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return -ENOMEM;
-	INIT_WORK(&s->work, log_stream_work);
-	s->call = call;
 	s->follow = p->follow;
 	kmsg_dump_rewind(&iter);
 	s->end = iter.next_seq;
 	s->next = min_t(u64, (u64)after + 1, iter.next_seq);
 	s->counted = after >= 0;
-
-	mutex_lock(&log_lock);
-	if (log_stopping) {
-		mutex_unlock(&log_lock);
-		kfree(s);
-		return -ESHUTDOWN;
-	}
-	id = ++log_next_id;
-	s->id = id;
-	list_add_tail(&s->node, &log_streams);
-	mutex_unlock(&log_lock);
-
-	/* Not started: nothing but the cancel callback queues its work, so
-	 * nothing ends it before the callback is set, which runs it right
-	 * away if the client is gone already.  From then on the stream may
-	 * end, and be freed, at any time: it is looked up by its id.
-	 */
-	varlink_call_set_cancel(call, log_stream_cancel, NULL, (void *)id);
-	mutex_lock(&log_lock);
-	s = log_stream_find(id);
-	if (s) {
-		s->started = true;
-		queue_work(log_wq, &s->work);
-		if (s->follow) {
-			WRITE_ONCE(log_followers, true);
-			if (!log_console_tp)
-				queue_delayed_work(log_wq, &log_recheck_work,
-						   LOG_POLL);
-		}
-	}
-	mutex_unlock(&log_lock);
-	return -EINPROGRESS;
+	varlink_stream_init(&s->stream, &log_stream_ops);
+	if (s->follow && atomic_inc_return(&log_followers) == 1 &&
+	    !log_console_tp)
+		queue_delayed_work(system_unbound_wq, &log_recheck_work, LOG_POLL);
+	return varlink_stream_start(call, &s->stream);
 }
 
 /* Whether @cred may open /dev/kmsg for writing, as far as its mode (0644,
@@ -677,21 +534,14 @@ static int log_read(struct varlink_call *call, const void *params)
  * CAP_DAC_OVERRIDE over it; /dev/kmsg's owner is the initial user
  * namespace's root, so the capability counts there.
  */
-static bool log_cred_owner(const struct cred *cred)
+static bool log_cred_owner(const struct cred *cred, const void *data)
 {
-	const struct cred *old;
-	bool ok;
-
-	if (uid_eq(cred->fsuid, GLOBAL_ROOT_UID))
-		return true;
-	old = override_creds(cred);
-	ok = ns_capable_noaudit(&init_user_ns, CAP_DAC_OVERRIDE);
-	revert_creds(old);
-	return ok;
+	return uid_eq(cred->fsuid, GLOBAL_ROOT_UID) ||
+	       ns_capable_noaudit(&init_user_ns, CAP_DAC_OVERRIDE);
 }
 
 /* The rate of Write calls while printk.devkmsg is "ratelimit": per user
- * (varlink_call_user() in its varlink_call_tenant()), as the core shares
+ * (&varlink_caller.user in its &varlink_caller.tenant), as the core shares
  * out its resources, since a provider has no state per connection.  Only
  * callers with CAP_SYSLOG get here, so a few slots are plenty; when all
  * are taken, the one whose window began first is reused.  The tenant is
@@ -710,8 +560,8 @@ static struct log_rate log_rates[LOG_RATE_USERS];
 
 static bool log_rate_ok(struct varlink_call *call)
 {
-	kuid_t user = varlink_call_user(call);
-	const void *tenant = varlink_call_tenant(call);
+	kuid_t user = varlink_call_caller(call)->user;
+	const void *tenant = varlink_call_caller(call)->tenant;
 	struct log_rate *r = NULL, *free = NULL, *e;
 	bool ok;
 
@@ -747,16 +597,16 @@ static bool log_rate_ok(struct varlink_call *call)
 
 struct log_write_params {
 	s32 priority;
-	struct varlink_json facility;
+	struct varlink_opt_s64 facility;
 	const char *message;
 };
 
 static const struct varlink_param log_write_params[] = {
-	VARLINK_PARAM("priority", VARLINK_S32, struct log_write_params,
+	VARLINK_PARAM("priority", struct log_write_params,
 		      priority),
-	VARLINK_PARAM("facility", VARLINK_JSON, struct log_write_params,
+	VARLINK_PARAM("facility", struct log_write_params,
 		      facility),
-	VARLINK_PARAM("message", VARLINK_STRING, struct log_write_params,
+	VARLINK_PARAM("message", struct log_write_params,
 		      message),
 };
 
@@ -774,22 +624,19 @@ static __printf(3, 4) void log_emit(int facility, int level,
 static int log_write(struct varlink_call *call, const void *params)
 {
 	const struct log_write_params *p = params;
-	const struct cred *sender = varlink_call_sender_cred(call);
-	s64 facility = 1;
+	s64 facility = p->facility.present ? p->facility.value : 1;
 	char mode[16];
 	ssize_t n;
 
 	if (p->priority < 0 || p->priority > 7)
 		return varlink_error_invalid_parameter(call, "priority");
-	if (p->facility.text &&
-	    (log_json_s64(&p->facility, &facility) || facility < 1 ||
-	     facility > LOG_FACILITY_MAX))
+	if (facility < 1 || facility > LOG_FACILITY_MAX)
 		return varlink_error_invalid_parameter(call, "facility");
 	if (strlen(p->message) + 2 > LOG_MESSAGE_MAX)
 		return varlink_error_invalid_parameter(call, "message");
 
-	if (!sender || !log_cred_owner(varlink_call_cred(call)) ||
-	    !log_cred_owner(sender) || !varlink_call_capable(call, CAP_SYSLOG))
+	if (!varlink_call_creds_allow(call, log_cred_owner, NULL) ||
+	    !varlink_call_capable(call, CAP_SYSLOG))
 		return -EPERM;
 	n = varlink_file_read(NULL, VARLINK_PROC, "sys/kernel/printk_devkmsg",
 			      mode, sizeof(mode));
@@ -808,7 +655,7 @@ static const struct varlink_method log_methods[] = {
 	{
 		.name = "Read", .call = log_read,
 		VARLINK_PARAMS(log_read_params, struct log_read_params),
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 	{
 		.name = "Write", .call = log_write,
@@ -830,13 +677,7 @@ static int __init log_init(void)
 	log_text = kvmalloc(LOG_TEXT_MAX, GFP_KERNEL);
 	if (!log_text)
 		return -ENOMEM;
-	log_wq = alloc_workqueue("varlink_log", WQ_UNBOUND, 0);
-	if (!log_wq) {
-		err = -ENOMEM;
-		goto free_text;
-	}
 	init_irq_work(&log_irq_work, log_irq);
-	INIT_WORK(&log_wake_work, log_wake);
 	INIT_DELAYED_WORK(&log_recheck_work, log_recheck);
 
 	/* none without CONFIG_TRACEPOINTS: streams then poll */
@@ -845,7 +686,7 @@ static int __init log_init(void)
 		err = tracepoint_probe_register(log_console_tp,
 						log_console_probe, NULL);
 		if (err)
-			goto free_wq;
+			goto free_text;
 	}
 	err = varlink_register_interface(&log_iface);
 	if (err)
@@ -859,8 +700,7 @@ unregister_probe:
 		tracepoint_synchronize_unregister();
 	}
 	irq_work_sync(&log_irq_work);
-free_wq:
-	destroy_workqueue(log_wq);
+	cancel_delayed_work_sync(&log_recheck_work);
 free_text:
 	kvfree(log_text);
 	return err;
@@ -868,17 +708,7 @@ free_text:
 
 static void __exit log_exit(void)
 {
-	struct log_stream *s;
-
-	/* Every stream ends with a reply without entry; none starts. */
-	mutex_lock(&log_lock);
-	log_stopping = true;
-	list_for_each_entry(s, &log_streams, node)
-		if (s->started)
-			queue_work(log_wq, &s->work);
-	mutex_unlock(&log_lock);
-
-	/* waits for the final reply of every call */
+	/* ends every stream with a reply without entry, and waits for them */
 	varlink_unregister_interface(&log_iface);
 
 	if (log_console_tp) {
@@ -887,13 +717,7 @@ static void __exit log_exit(void)
 		tracepoint_synchronize_unregister();
 	}
 	irq_work_sync(&log_irq_work);
-	cancel_work_sync(&log_wake_work);
 	cancel_delayed_work_sync(&log_recheck_work);
-	/* runs what is queued: the ends of streams, which leave the list
-	 * just after their final reply, and their frees
-	 */
-	destroy_workqueue(log_wq);
-	WARN_ON(!list_empty(&log_streams));
 	kvfree(log_text);
 }
 

@@ -4,104 +4,47 @@
  * as /sys/class/net shows them there, and a stream of their changes.
  *
  * The caller's namespace is that of the listener it connected to
- * (varlink_call_net()): a container sees its own links, and no other.
+ * (&varlink_caller.net): a container sees its own links, and no other.
  *
  * ListLinks and GetLink read the links under RCU, as /proc/net/dev and
  * /sys/class/net do, not under RTNL: any user can hold RTNL for long (a
  * netlink request in a network namespace of its own), and calls waiting
  * for it would take the server's workers, which all connections share,
  * from everybody.  MonitorLinks needs RTNL (the notifier runs under it),
- * and its streams are bounded by max_monitors.  Replies are written after
- * the links were copied into struct network_link, or under RTNL, never
- * under RCU (writing allocates).
+ * and its streams are bounded by the core's stream quotas.  Replies are
+ * written after the links were copied into struct network_link, or under
+ * RTNL, never under RCU (writing allocates).
  *
  * MonitorLinks streams from a netdevice notifier, which hears the links of
- * every namespace: each event goes to the streams of the link's namespace
- * only.  Each stream is a struct network_monitor on network_monitors,
- * under network_lock, and is only written to under that lock: its replies
- * have one writer at a time.
- * The lock order is RTNL, network_lock, then the core's own locks:
- * varlink_reply_continues() may sleep briefly on a mutex but never waits
- * for the client, so it is fine in the notifier, which runs under RTNL.
- * A new stream sends the links there are ("current") and becomes live in
- * one section under RTNL, so no change falls between the two: a change
- * made before is in the "current" replies, one made after is an event.
+ * every namespace: each event goes, through varlink_stream_for_each(), to
+ * the streams of the link's namespace only, as it happens.  A new stream
+ * sends the links there are ("current") and starts in one section under
+ * RTNL, so no change falls between the two: a change made before is in
+ * the "current" replies, one made after is an event.  The lock order is
+ * RTNL, then the core's: a reply never waits for the client, so it is
+ * fine in the notifier.
  *
- * MonitorLinks is a VARLINK_STREAM: the core's stream quotas bound it
- * with every other stream of the system.  Within them, a narrower pool
- * of its own, whose parameters and TooManyMonitors are published
- * interface, is shared out under network_lock: the last max_monitors / 8
- * are kept for callers with CAP_NET_ADMIN, and a user without it runs at
- * most max_monitors_per_user, counted by varlink_call_user() in its
- * varlink_call_tenant(), so that the uids it maps into user namespaces of
- * its own are all its own share; a container runs at most
- * max_monitors_per_container, all its users together.
- * The streams are one pool for the whole system, whichever namespace they
- * watch, so CAP_NET_ADMIN is that of the initial user namespace: root of
- * a container, or of a user namespace any user can make, holds it in its
- * own namespace and must not take the host's reserve.
- *
- * A stream ends, with network_lock held and exactly one final reply:
- *  - when a reply fails: the client is gone or does not read (the core
- *    closed its connection), and the final reply is dropped;
- *  - from the cancel callback, which the core runs when the client went
- *    away, or when the interface is unregistered;
- *  - at module exit, before the interface is unregistered, with the error
- *    MonitorEnded.
- * The cancel callback takes network_lock only, never RTNL: it runs in the
- * core's connection work or in varlink_unregister_interface().  It may run
- * at any time, even after the final reply, so it gets the stream's id, not
- * a pointer, and only ends a stream it still finds on the list.
- *
- * A stream's namespace outlives the stream: the client's connection
- * holds a reference on it (an accepted AF_UNIX socket does), and the
- * connection outlives its calls.  So no stream has to end when its
- * namespace dies: a namespace is dismantled, its links moved out or
- * deleted, only once no connection is left in it.  Nor does a stream need
- * a reference of its own: see struct network_monitor.
+ * A stream's namespace outlives the stream: the client's connection holds
+ * a reference on it (an accepted AF_UNIX socket does), and the connection
+ * outlives its calls.  So no stream has to end when its namespace dies.
  */
-#include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/if.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
-#include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uidgid.h>
 #include <net/net_namespace.h>
 #include <linux/varlink.h>
 
 #define NETWORK_ERR(name)	"org.kernel.network." name
-
-/* The highest max_monitors that can be set */
-#define NETWORK_MONITORS_MAX	4096
-
-static unsigned int max_monitors = 64;
-module_param(max_monitors, uint, 0444);
-MODULE_PARM_DESC(max_monitors,
-		 "MonitorLinks streams that may run at once (1-4096, default 64)");
-
-static unsigned int max_monitors_per_user = 8;
-module_param(max_monitors_per_user, uint, 0444);
-MODULE_PARM_DESC(max_monitors_per_user,
-		 "MonitorLinks streams of one user without CAP_NET_ADMIN (1-max_monitors, default 8)");
-
-/* 0 until loaded: the default, within the two above */
-#define NETWORK_CONTAINER_DEFAULT	16U
-static unsigned int max_monitors_per_container;
-module_param(max_monitors_per_container, uint, 0444);
-MODULE_PARM_DESC(max_monitors_per_container,
-		 "MonitorLinks streams of one container, its users together (max_monitors_per_user-max_monitors, default 16)");
 
 static const char network_idl[] =
 "# The network links (interfaces) of the caller's network namespace (that\n"
@@ -166,19 +109,11 @@ static const char network_idl[] =
 "# one reply, in the order they happen: nothing is missed or told twice\n"
 "# between the two.  Every reply has \"continues\": the stream goes on until\n"
 "# the client hangs up, or its connection is closed because it does not\n"
-"# read its replies, or the interface goes away (MonitorEnded).  At most\n"
-"# max_monitors streams run at once in the whole system (a parameter of\n"
-"# varlink_network.ko, 64 by default), the last max_monitors / 8 of them\n"
-"# (8 by default) only for callers with CAP_NET_ADMIN in the initial user\n"
-"# namespace; a user without it runs at most max_monitors_per_user (8 by\n"
-"# default), those of the uids it maps into user namespaces of its own\n"
-"# included, and a container (a user namespace root made, or a network\n"
-"# namespace of the initial user namespace) at most\n"
-"# max_monitors_per_container (16 by default), all its users together.\n"
-"# One more fails with TooManyMonitors.  Each stream counts against the\n"
-"# server's stream quotas too (org.kernel.varlink.GetLimits' max_streams\n"
-"# and its shares, larger by default), past which the call fails with\n"
-"# org.kernel.varlink.TooManyStreams.\n"
+"# read its replies, or the interface goes away (MonitorEnded).  Each\n"
+"# stream counts against the server's stream quotas (the parameters\n"
+"# max_streams, max_streams_per_user and max_streams_per_container of\n"
+"# varlink.ko, see org.kernel.varlink.GetLimits), past which the call\n"
+"# fails with org.kernel.varlink.TooManyStreams.\n"
 "method MonitorLinks() -> (\n"
 "  # \"current\": a link there was when the call was made; \"added\": a link\n"
 "  # was created, or moved into the namespace; \"removed\": one was deleted,\n"
@@ -192,15 +127,6 @@ static const char network_idl[] =
 "\n"
 "# No link has the name or index given, which is echoed.\n"
 "error LinkNotFound (name: ?string, index: ?int)\n"
-"\n"
-"# As many MonitorLinks streams as allowed are running.  \"max\" is how many\n"
-"# may run in all when the caller starts one: max_monitors with\n"
-"# CAP_NET_ADMIN, else max_monitors less the max_monitors / 8 kept for\n"
-"# such callers.  \"max_per_user\" is given when the caller has no\n"
-"# CAP_NET_ADMIN and its user runs its whole share already: it is that\n"
-"# share, max_monitors_per_user; \"max_per_container\" likewise when its\n"
-"# container runs its whole share, max_monitors_per_container.\n"
-"error TooManyMonitors (max: int, max_per_user: ?int, max_per_container: ?int)\n"
 "\n"
 "# The end of a MonitorLinks stream: the interface is going away (its module\n"
 "# is unloaded).\n"
@@ -311,7 +237,7 @@ static unsigned int network_links_copy(struct net *net,
 /* ListLinks() -> (links: []Link) */
 static int network_list_links(struct varlink_call *call, const void *params)
 {
-	struct net *net = varlink_call_net(call);
+	struct net *net = varlink_call_caller(call)->net;
 	struct network_link *links = NULL;
 	unsigned int max, n = 0, i;
 	int tries;
@@ -348,8 +274,8 @@ struct network_get_params {
 };
 
 static const struct varlink_param network_get_params[] = {
-	VARLINK_PARAM("name", VARLINK_STRING, struct network_get_params, name),
-	VARLINK_PARAM("index", VARLINK_JSON, struct network_get_params, index),
+	VARLINK_PARAM("name", struct network_get_params, name),
+	VARLINK_PARAM("index", struct network_get_params, index),
 };
 
 /* The index parameter, which the core validated as an IDL int: a JSON
@@ -374,7 +300,7 @@ static int network_index(const struct varlink_json *v)
 static int network_get_link(struct varlink_call *call, const void *params)
 {
 	const struct network_get_params *p = params;
-	struct net *net = varlink_call_net(call);
+	struct net *net = varlink_call_caller(call)->net;
 	struct net_device *dev = NULL;
 	struct network_link l;
 	int index = 0;
@@ -409,210 +335,118 @@ static int network_get_link(struct varlink_call *call, const void *params)
 
 /**
  * struct network_monitor - a MonitorLinks stream
- * @node: on network_monitors until the stream's final reply
- * @id: identifies the stream to the cancel callback; never reused
- * @call: the call
- * @net: varlink_call_net() of @call, the namespace whose links it watches
- * @user: varlink_call_user() of @call, the user whose share it is
- * @tenant: varlink_call_tenant() of @call, the container whose share it is
- * @live: the "current" replies were sent: changes are sent now
- *
- * All members are under network_lock.  @net needs no reference: the
- * stream is on network_monitors, the only place @net is read from, until
- * its final reply, and varlink_call_net() is valid until then.
+ * @stream: the core's
+ * @net: the namespace whose links it watches: its client's, which its
+ *	connection holds
  */
 struct network_monitor {
-	struct list_head node;
-	unsigned long id;
-	struct varlink_call *call;
+	struct varlink_stream stream;
 	struct net *net;
-	kuid_t user;
-	const void *tenant;
-	bool live;
 };
 
-static DEFINE_MUTEX(network_lock);
-static LIST_HEAD(network_monitors);
-static unsigned int network_n_monitors;
-static unsigned long network_next_id;
-static bool network_stopping;	/* module exit: no new stream */
-/* The link an event or a "current" reply describes */
+/* The link an event or a "current" reply describes, under RTNL */
 static struct network_link network_snap;
 
-static struct network_monitor *network_monitor_find(unsigned long id)
-{
-	struct network_monitor *m;
-
-	lockdep_assert_held(&network_lock);
-	list_for_each_entry(m, &network_monitors, node)
-		if (m->id == id)
-			return m;
-	return NULL;
-}
-
-/* The streams of @new's user in its container */
-static unsigned int network_user_monitors(const struct network_monitor *new)
-{
-	struct network_monitor *m;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&network_lock);
-	list_for_each_entry(m, &network_monitors, node)
-		n += uid_eq(m->user, new->user) && m->tenant == new->tenant;
-	return n;
-}
-
-/* The streams of the container @tenant */
-static unsigned int network_tenant_monitors(const void *tenant)
-{
-	struct network_monitor *m;
-	unsigned int n = 0;
-
-	lockdep_assert_held(&network_lock);
-	list_for_each_entry(m, &network_monitors, node)
-		n += m->tenant == tenant;
-	return n;
-}
-
-/* End a stream with its final reply.  @err is why: 0, or the error of the
- * reply that failed.  -ECANCELED leaves the parameters of that reply
- * written (the core does not discard them), and they are a whole event:
- * they become the final reply, which the IDL allows; any other failure
- * discarded them.  Otherwise the stream ends with MonitorEnded.  Nothing
- * reaches a client that is gone.
- */
-static void network_monitor_end(struct network_monitor *m, int err)
-{
-	lockdep_assert_held(&network_lock);
-	list_del(&m->node);
-	network_n_monitors--;
-	if (err == -ECANCELED)
-		varlink_reply(m->call);
-	else
-		varlink_error(m->call, NETWORK_ERR("MonitorEnded"));
-	kfree(m);
-}
-
-/* Send one event; a failure ends the stream (@m is then freed). */
-static int network_monitor_send(struct network_monitor *m, const char *event,
-				const struct network_link *l)
+/* Send one event, or one link there is ("current"), under RTNL. */
+static int network_monitor_send(struct varlink_stream *stream,
+				const char *event)
 {
 	int err;
 
-	lockdep_assert_held(&network_lock);
-	varlink_put_str(m->call, "event", event);
-	network_put_link(m->call, "link", l);
-	err = varlink_reply_continues(m->call);
-	if (err)
-		network_monitor_end(m, err);
-	return err;
+	varlink_put_str(stream->call, "event", event);
+	network_put_link(stream->call, "link", &network_snap);
+	/* an event is told as it happens: a client that does not read is
+	 * closed at max_output, not paced
+	 */
+	err = varlink_stream_reply(stream);
+	return err == -EAGAIN ? 0 : err;
 }
 
-static void network_monitor_cancel(struct varlink_call *call, void *data)
+/* Everything is sent as it happens, from the notifier. */
+static int network_monitor_run(struct varlink_stream *stream)
 {
-	struct network_monitor *m;
-
-	mutex_lock(&network_lock);
-	m = network_monitor_find((unsigned long)data);
-	if (m)
-		network_monitor_end(m, 0);
-	mutex_unlock(&network_lock);
+	return 0;
 }
+
+static int network_monitor_stop(struct varlink_stream *stream)
+{
+	return varlink_error(stream->call, NETWORK_ERR("MonitorEnded"));
+}
+
+static void network_monitor_release(struct varlink_stream *stream)
+{
+	kfree(container_of(stream, struct network_monitor, stream));
+}
+
+static const struct varlink_stream_ops network_monitor_ops = {
+	.run = network_monitor_run,
+	.stop = network_monitor_stop,
+	.release = network_monitor_release,
+};
 
 /* MonitorLinks() -> (event: string, link: Link) */
 static int network_monitor_links(struct varlink_call *call, const void *params)
 {
-	/* the host's admin, not a container's: see the top of the file */
-	bool admin = varlink_call_capable(call, CAP_NET_ADMIN);
-	/* an admin may take every stream, others all but the reserve */
-	unsigned int max = admin ? max_monitors : max_monitors - max_monitors / 8;
 	struct network_monitor *m;
 	struct net_device *dev;
-	bool user_full = false, tenant_full = false;
-	unsigned long id;
+	int ret;
 
 	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m)
 		return -ENOMEM;
-	m->call = call;
-	m->net = varlink_call_net(call);
-	m->user = varlink_call_user(call);
-	m->tenant = varlink_call_tenant(call);
-
-	mutex_lock(&network_lock);
-	if (!admin) {
-		user_full = network_user_monitors(m) >= max_monitors_per_user;
-		tenant_full = m->tenant && network_tenant_monitors(m->tenant) >=
-					   max_monitors_per_container;
-	}
-	if (network_stopping || network_n_monitors >= max || user_full ||
-	    tenant_full) {
-		bool stopping = network_stopping;
-
-		mutex_unlock(&network_lock);
-		kfree(m);
-		if (stopping) {
-			varlink_error(call, NETWORK_ERR("MonitorEnded"));
-		} else {
-			varlink_put_s64(call, "max", max);
-			if (user_full)
-				varlink_put_s64(call, "max_per_user",
-						max_monitors_per_user);
-			if (tenant_full)
-				varlink_put_s64(call, "max_per_container",
-						max_monitors_per_container);
-			varlink_error(call, NETWORK_ERR("TooManyMonitors"));
-		}
-		return 0;
-	}
-	id = ++network_next_id;
-	m->id = id;
-	list_add_tail(&m->node, &network_monitors);
-	network_n_monitors++;
-	mutex_unlock(&network_lock);
-
-	/* Not live yet: nothing but the cancel callback and the code below
-	 * ends the stream, so the call is still ours to set the callback
-	 * on.  It runs right away if the client is gone already.
-	 */
-	varlink_call_set_cancel(call, network_monitor_cancel, NULL, (void *)id);
+	m->net = varlink_call_caller(call)->net;
+	varlink_stream_init(&m->stream, &network_monitor_ops);
 
 	rtnl_lock();
-	mutex_lock(&network_lock);
-	m = network_monitor_find(id);	/* NULL: ended by the cancel */
-	if (m && network_stopping) {
-		network_monitor_end(m, 0);
-	} else if (m) {
-		for_each_netdev(m->net, dev) {
-			network_link_read(dev, &network_snap);
-			if (network_monitor_send(m, "current", &network_snap)) {
-				m = NULL;
-				break;
-			}
-		}
-		if (m)
-			m->live = true;
+	for_each_netdev(m->net, dev) {
+		network_link_read(dev, &network_snap);
+		varlink_put_str(call, "event", "current");
+		network_put_link(call, "link", &network_snap);
+		/* a client gone, or not reading: its stream ends at once */
+		if (varlink_reply_continues(call))
+			break;
 	}
-	mutex_unlock(&network_lock);
+	ret = varlink_stream_start(call, &m->stream);
 	rtnl_unlock();
-	return -EINPROGRESS;
+	return ret;
 }
+
+struct network_event {
+	struct net_device *dev;
+	const char *what;
+	bool read;
+};
+
+/* For each stream, under RTNL: the event, to those of its namespace */
+static int network_event_send(struct varlink_stream *stream, void *data)
+{
+	struct network_monitor *m = container_of(stream, struct network_monitor,
+						 stream);
+	struct network_event *ev = data;
+
+	if (!net_eq(m->net, dev_net(ev->dev)))
+		return 0;
+	if (!ev->read) {
+		network_link_read(ev->dev, &network_snap);
+		ev->read = true;
+	}
+	return network_monitor_send(stream, ev->what);
+}
+
+static const struct varlink_interface network_iface;
 
 /* The netdevice notifier: under RTNL, in process context. */
 static int network_event(struct notifier_block *nb, unsigned long event,
 			 void *ptr)
 {
-	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct network_monitor *m, *tmp;
-	bool read = false;
-	const char *what;
+	struct network_event ev = { .dev = netdev_notifier_info_to_dev(ptr) };
 
 	switch (event) {
 	case NETDEV_REGISTER:
-		what = "added";
+		ev.what = "added";
 		break;
 	case NETDEV_UNREGISTER:
-		what = "removed";
+		ev.what = "removed";
 		break;
 	case NETDEV_UP:
 	case NETDEV_DOWN:
@@ -620,26 +454,15 @@ static int network_event(struct notifier_block *nb, unsigned long event,
 	case NETDEV_CHANGEMTU:
 	case NETDEV_CHANGENAME:
 	case NETDEV_CHANGEADDR:
-		what = "changed";
+		ev.what = "changed";
 		break;
 	default:
 		return NOTIFY_DONE;
 	}
-	/* The streams of the link's namespace only.  A link moving between
-	 * namespaces is unregistered in the old one, then registered in the
-	 * new one: "removed" there, "added" here.
+	/* A link moving between namespaces is unregistered in the old one,
+	 * then registered in the new one: "removed" there, "added" here.
 	 */
-	mutex_lock(&network_lock);
-	list_for_each_entry_safe(m, tmp, &network_monitors, node) {
-		if (!m->live || !net_eq(m->net, dev_net(dev)))
-			continue;
-		if (!read) {
-			network_link_read(dev, &network_snap);
-			read = true;
-		}
-		network_monitor_send(m, what, &network_snap);
-	}
-	mutex_unlock(&network_lock);
+	varlink_stream_for_each(&network_iface, network_event_send, &ev);
 	return NOTIFY_DONE;
 }
 
@@ -670,25 +493,6 @@ static int __init network_init(void)
 {
 	int err;
 
-	if (!max_monitors || max_monitors > NETWORK_MONITORS_MAX) {
-		pr_err("max_monitors must be 1 to %u\n", NETWORK_MONITORS_MAX);
-		return -EINVAL;
-	}
-	if (!max_monitors_per_user || max_monitors_per_user > max_monitors) {
-		pr_err("max_monitors_per_user must be 1 to max_monitors (%u)\n",
-		       max_monitors);
-		return -EINVAL;
-	}
-	if (!max_monitors_per_container)
-		max_monitors_per_container = clamp(NETWORK_CONTAINER_DEFAULT,
-						   max_monitors_per_user,
-						   max_monitors);
-	if (max_monitors_per_container < max_monitors_per_user ||
-	    max_monitors_per_container > max_monitors) {
-		pr_err("max_monitors_per_container must be max_monitors_per_user (%u) to max_monitors (%u)\n",
-		       max_monitors_per_user, max_monitors);
-		return -EINVAL;
-	}
 	/* first: a stream must not miss a change made after it started */
 	err = register_netdevice_notifier(&network_nb);
 	if (err)
@@ -701,27 +505,10 @@ static int __init network_init(void)
 
 static void __exit network_exit(void)
 {
-	struct network_monitor *m, *tmp;
-
-	/* End the live streams here, with MonitorEnded, rather than from the
-	 * cancel callback that varlink_unregister_interface() would run: a
-	 * cancel that comes while an event is being written leaves that
-	 * event as the final reply (see network_monitor_end()), and the end
-	 * of a stream on unload should say why.  A stream not live yet ends
-	 * in network_monitor_links(), and none starts from now on.
-	 */
-	mutex_lock(&network_lock);
-	network_stopping = true;
-	list_for_each_entry_safe(m, tmp, &network_monitors, node)
-		if (m->live)
-			network_monitor_end(m, 0);
-	mutex_unlock(&network_lock);
-
-	/* waits for every call; only then may the notifier go */
+	/* ends every stream with MonitorEnded, and waits for them */
 	varlink_unregister_interface(&network_iface);
 	/* replays "down" and "unregister" for every link: no stream hears it */
 	unregister_netdevice_notifier(&network_nb);
-	WARN_ON(!list_empty(&network_monitors));
 }
 
 module_init(network_init);

@@ -5,8 +5,8 @@
  *
  * Callbacks run in a kworker: the caller is the connection's opener and
  * the call's sender, never current.  Pids are looked up and shown in the
- * caller's pid namespace (varlink_call_pid_ns()), user and group ids in
- * its user namespace (varlink_call_user_ns()), as a /proc the caller
+ * caller's pid namespace (&varlink_caller.pid_ns), user and group ids in
+ * its user namespace (&varlink_caller.user_ns), as a /proc the caller
  * mounted would: a process outside its pid namespace is not found, a
  * parent outside it shows as 0.
  *
@@ -121,7 +121,7 @@ struct get_process_params {
 };
 
 static const struct varlink_param get_process_params[] = {
-	VARLINK_PARAM("pid", VARLINK_S32, struct get_process_params, pid),
+	VARLINK_PARAM("pid", struct get_process_params, pid),
 };
 
 /* The thread group leader whose tgid is @nr in @ns, with a reference, or
@@ -147,13 +147,13 @@ static struct task_struct *get_process_task(pid_t nr, struct pid_namespace *ns)
  * executable, for dumpability).  LSM
  * ptrace hooks are not consulted: they are not exported either.
  */
-static bool cred_may_read(const struct cred *cred, struct task_struct *task)
+static bool cred_may_read(const struct cred *cred, const void *data)
 {
-	const struct cred *tcred, *old;
+	struct task_struct *task = (struct task_struct *)data;
+	const struct cred *tcred;
 	struct user_namespace *ns;
 	bool ok;
 
-	old = override_creds(cred);
 	rcu_read_lock();
 	tcred = __task_cred(task);
 	ok = (uid_eq(cred->fsuid, tcred->euid) &&
@@ -171,7 +171,6 @@ static bool cred_may_read(const struct cred *cred, struct task_struct *task)
 		ok = ns_capable_noaudit(ns, CAP_SYS_PTRACE);
 	rcu_read_unlock();
 	task_unlock(task);
-	revert_creds(old);
 	return ok;
 }
 
@@ -180,12 +179,8 @@ static bool cred_may_read(const struct cred *cred, struct task_struct *task)
  */
 static bool may_read(struct varlink_call *call, struct task_struct *task)
 {
-	const struct cred *sender = varlink_call_sender_cred(call);
-
-	if (varlink_call_is_caller(call, task))
-		return true;
-	return sender && cred_may_read(varlink_call_cred(call), task) &&
-	       cred_may_read(sender, task);
+	return varlink_call_is_caller(call, task) ||
+	       varlink_call_creds_allow(call, cred_may_read, task);
 }
 
 /**
@@ -198,8 +193,9 @@ static bool may_read(struct varlink_call *call, struct task_struct *task)
  */
 static void put_process(struct varlink_call *call, struct task_struct *task)
 {
-	struct pid_namespace *pid_ns = varlink_call_pid_ns(call);
-	struct user_namespace *user_ns = varlink_call_user_ns(call);
+	const struct varlink_caller *caller = varlink_call_caller(call);
+	struct pid_namespace *pid_ns = caller->pid_ns;
+	struct user_namespace *user_ns = caller->user_ns;
 	kuid_t uid, euid;
 	kgid_t gid, egid;
 	char comm[TASK_COMM_LEN];
@@ -241,7 +237,7 @@ static void put_process(struct varlink_call *call, struct task_struct *task)
 	varlink_put_s64(call, "threads", get_nr_threads(task));
 	/* as /proc shows it to the caller's time namespace */
 	varlink_put_s64(call, "start_time",
-			task->start_boottime + varlink_call_boottime_offset(call));
+			task->start_boottime + caller->boottime_offset);
 	varlink_put_u64(call, "rss", rss);
 }
 
@@ -252,7 +248,7 @@ static int get_process(struct varlink_call *call, const void *params)
 
 	if (p->pid <= 0)
 		return varlink_error_invalid_parameter(call, "pid");
-	task = get_process_task(p->pid, varlink_call_pid_ns(call));
+	task = get_process_task(p->pid, varlink_call_caller(call)->pid_ns);
 	if (task && !may_read(call, task)) {
 		put_task_struct(task);
 		task = NULL;

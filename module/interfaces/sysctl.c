@@ -56,8 +56,6 @@
 #define SYSCTL_SHORT_SIZE	256
 /* A value written: at most a page */
 #define SYSCTL_SET_MAX		PAGE_SIZE
-/* Directory entries read at once by List, per directory */
-#define SYSCTL_DIRBUF_SIZE	PAGE_SIZE
 
 static const char sysctl_idl[] =
 "# The kernel's parameters, the files under /proc/sys (sysctl(8)): read,\n"
@@ -284,11 +282,11 @@ static bool sysctl_ns_readable(struct varlink_call *call, enum sysctl_ns ns)
 {
 	switch (ns) {
 	case SYSCTL_NS_UTS:
-		return !!varlink_call_uts_ns(call);
+		return !!varlink_call_caller(call)->uts_ns;
 	case SYSCTL_NS_IPC:
-		return varlink_call_in_init_ns(call, CLONE_NEWIPC);
+		return varlink_caller_in_init_ns(varlink_call_caller(call), CLONE_NEWIPC);
 	case SYSCTL_NS_PID:
-		return varlink_call_in_init_ns(call, CLONE_NEWPID);
+		return varlink_caller_in_init_ns(varlink_call_caller(call), CLONE_NEWPID);
 	default:
 		return true;
 	}
@@ -297,7 +295,7 @@ static bool sysctl_ns_readable(struct varlink_call *call, enum sysctl_ns ns)
 static bool sysctl_ns_writable(struct varlink_call *call, enum sysctl_ns ns)
 {
 	if (ns == SYSCTL_NS_UTS)
-		return varlink_call_in_init_ns(call, CLONE_NEWUTS);
+		return varlink_caller_in_init_ns(varlink_call_caller(call), CLONE_NEWUTS);
 	return sysctl_ns_readable(call, ns);
 }
 
@@ -326,7 +324,7 @@ static bool sysctl_bpf_attached(void)
 static void sysctl_uts_value(struct varlink_call *call, const char *rel,
 			     char *buf)
 {
-	const struct new_utsname *uts = &varlink_call_uts_ns(call)->name;
+	const struct new_utsname *uts = &varlink_call_caller(call)->uts_ns->name;
 	const char *field = strcmp(rel, "kernel/hostname") ?
 			    uts->domainname : uts->nodename;
 	size_t len = strnlen(field, __NEW_UTS_LEN);
@@ -409,7 +407,7 @@ struct sysctl_name_params {
 };
 
 static const struct varlink_param sysctl_get_params[] = {
-	VARLINK_PARAM("name", VARLINK_STRING, struct sysctl_name_params, name),
+	VARLINK_PARAM("name", struct sysctl_name_params, name),
 };
 
 static int sysctl_get(struct varlink_call *call, const void *params)
@@ -447,8 +445,8 @@ struct sysctl_set_params {
 };
 
 static const struct varlink_param sysctl_set_params[] = {
-	VARLINK_PARAM("name", VARLINK_STRING, struct sysctl_set_params, name),
-	VARLINK_PARAM("value", VARLINK_STRING, struct sysctl_set_params,
+	VARLINK_PARAM("name", struct sysctl_set_params, name),
+	VARLINK_PARAM("value", struct sysctl_set_params,
 		      value),
 };
 
@@ -480,111 +478,27 @@ static int sysctl_set(struct varlink_call *call, const void *params)
 	return varlink_reply(call);
 }
 
-/* One directory being listed: its open file, and entries read ahead,
- * each a byte of d_type, a byte of length and the name (no NUL).
+/**
+ * struct sysctl_list - a List stream
+ * @stream: the core's
+ * @walk: the walk of /proc/sys below the prefix
+ * @pending: an entry is written, not yet sent: the last one is the final
+ *	reply
+ * @may_set: the caller has Set's capability for any sysctl
+ * @may_set_net: ... for those of net.*
+ * @prefix: the prefix, as the caller gave it, for NoSuchName
+ * @name: the name of an entry, as List gives it
+ * @value: its value (SYSCTL_VALUE_SIZE bytes)
  */
-struct sysctl_level {
-	struct file *dir;
-	char *buf;
-	unsigned int len, off;
-	/* the length of the path up to this directory */
-	unsigned int path_len;
-};
-
 struct sysctl_list {
-	struct varlink_call *call;
-	const char *prefix;
-	struct sysctl_level level[SYSCTL_DEPTH_MAX];
-	unsigned int depth;
-	bool pending;		/* an entry is written, not yet sent */
+	struct varlink_stream stream;
+	struct varlink_walk *walk;
+	bool pending;
 	bool may_set, may_set_net;
-	char path[SYSCTL_PATH_MAX];
+	char prefix[SYSCTL_NAME_MAX + 1];
 	char name[SYSCTL_NAME_MAX + 1];
-	char *value;		/* SYSCTL_VALUE_SIZE bytes */
+	char value[SYSCTL_VALUE_SIZE];
 };
-
-struct sysctl_fill {
-	struct dir_context ctx;
-	struct sysctl_level *level;
-};
-
-static bool sysctl_fill_actor(struct dir_context *ctx, const char *name,
-			      int len, loff_t pos, u64 ino,
-			      unsigned int d_type)
-{
-	struct sysctl_fill *f = container_of(ctx, struct sysctl_fill, ctx);
-	struct sysctl_level *l = f->level;
-
-	if (name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.')))
-		return true;
-	/* NAME_MAX is 255: no /proc/sys name is longer */
-	if (len <= 0 || len > SYSCTL_COMPONENT_MAX)
-		return true;
-	/* full: iterate_dir() stops, and goes on from here next time */
-	if (l->len + 2 + len > SYSCTL_DIRBUF_SIZE)
-		return false;
-	l->buf[l->len++] = d_type;
-	l->buf[l->len++] = len;
-	memcpy(l->buf + l->len, name, len);
-	l->len += len;
-	return true;
-}
-
-/* Read the next entries of @l's directory; 0 with none left at its end. */
-static int sysctl_fill(struct sysctl_level *l)
-{
-	struct sysctl_fill f = {
-		.ctx.actor = sysctl_fill_actor,
-		.level = l,
-	};
-	const struct cred *old;
-	int err;
-
-	l->len = 0;
-	l->off = 0;
-	/* as the caller, who opened it; iterate_dir() starts at, and
-	 * moves, the file's position
-	 */
-	old = override_creds(l->dir->f_cred);
-	err = iterate_dir(l->dir, &f.ctx);
-	revert_creds(old);
-	return err;
-}
-
-/* Open directory @l->path (of @l->path_len) as level @l->depth. */
-static int sysctl_push(struct sysctl_list *l)
-{
-	struct sysctl_level *lv = &l->level[l->depth];
-	struct file *dir;
-
-	if (l->depth == SYSCTL_DEPTH_MAX)
-		return -ELOOP;
-	dir = varlink_file_open(l->call, VARLINK_PROC, l->path,
-				O_RDONLY | O_DIRECTORY);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	if (!lv->buf) {
-		lv->buf = kmalloc(SYSCTL_DIRBUF_SIZE, GFP_KERNEL_ACCOUNT);
-		if (!lv->buf) {
-			fput(dir);
-			return -ENOMEM;
-		}
-	}
-	lv->dir = dir;
-	lv->len = 0;
-	lv->off = 0;
-	lv->path_len = strlen(l->path);
-	l->depth++;
-	return 0;
-}
-
-static void sysctl_pop(struct sysctl_list *l)
-{
-	struct sysctl_level *lv = &l->level[--l->depth];
-
-	fput(lv->dir);
-	lv->dir = NULL;
-}
 
 /* The name of @rel as List gives it: dotted, unless a component has a
  * dot, which only the slash form can say.
@@ -600,114 +514,109 @@ static void sysctl_list_name(const char *rel, char *name)
 }
 
 /**
- * sysctl_entry() - one reply of List, for the sysctl at @l->path
+ * sysctl_entry() - one reply of List, for the sysctl at @path
  * @l: the listing
+ * @call: its call
+ * @path: "sys/..."
  *
- * The entry before it, written but not sent, goes first (paced: the
- * client reads at its own speed), so that the last one can be the final
- * reply.  The value is read before, into @l->value: nothing is written
- * into the reply until the previous one is sent.
+ * The entry before it, written but not sent, goes first, so that the
+ * last one can be the final reply.  The value is read before, into
+ * @l->value: nothing is written into the reply until the previous one is
+ * sent.
  *
- * Return: 0, or a negative errno that ends the call.
+ * Return: 0; -EAGAIN, the entry written, once the client is to read
+ * before more is sent; or a negative errno that ends the call.
  */
-static int sysctl_entry(struct sysctl_list *l)
+static int sysctl_entry(struct sysctl_list *l, struct varlink_call *call,
+			const char *path)
 {
-	const char *rel = l->path + 4;
+	const char *rel = path + 4;
 	enum sysctl_ns ns = sysctl_ns_of(rel);
 	bool in_ns, readable, may_set, writable = false;
 	struct file *f;
-	int err;
+	int err = 0;
 
 	if (sysctl_bpf_attached())
 		return -EPERM;
-	in_ns = sysctl_ns_readable(l->call, ns);
-	readable = in_ns &&
-		   !sysctl_read(l->call, l->path, ns, l->value,
-				SYSCTL_VALUE_SIZE);
+	in_ns = sysctl_ns_readable(call, ns);
+	readable = in_ns && !sysctl_read(call, path, ns, l->value,
+					 SYSCTL_VALUE_SIZE);
 	may_set = sysctl_component_is(rel, 0, "net") ? l->may_set_net :
 						      l->may_set;
 	if (ns == SYSCTL_NS_UTS)
-		in_ns = sysctl_ns_writable(l->call, ns);
+		in_ns = sysctl_ns_writable(call, ns);
 	if (may_set && in_ns) {
 		/* what open(2) for writing checks, without writing */
-		f = varlink_file_open(l->call, VARLINK_PROC, l->path,
-				      O_WRONLY);
+		f = varlink_file_open(call, VARLINK_PROC, path, O_WRONLY);
 		writable = !IS_ERR(f);
 		if (writable)
 			fput(f);
 	}
 	if (l->pending) {
-		err = varlink_reply_wait(l->call);
-		if (!err)
-			err = varlink_reply_continues(l->call);
-		if (err)
+		err = varlink_stream_reply(&l->stream);
+		if (err && err != -EAGAIN)
 			return err;
 	}
 	sysctl_list_name(rel, l->name);
-	varlink_put_str(l->call, "name", l->name);
+	varlink_put_str(call, "name", l->name);
 	if (readable)
-		varlink_put_str(l->call, "value", l->value);
-	varlink_put_bool(l->call, "writable", writable);
+		varlink_put_str(call, "value", l->value);
+	varlink_put_bool(call, "writable", writable);
 	l->pending = true;
-	return 0;
+	return err;
 }
 
-/* The walk: every sysctl below the directory at level 0, depth first. */
-static int sysctl_walk(struct sysctl_list *l)
+/* Every sysctl below the prefix, depth first, as the client reads them. */
+static int sysctl_list_run(struct varlink_stream *stream)
 {
+	struct sysctl_list *l = container_of(stream, struct sysctl_list,
+					     stream);
+	struct varlink_walk_entry e;
+	struct file *dir;
 	int err;
 
-	while (l->depth) {
-		struct sysctl_level *lv = &l->level[l->depth - 1];
-		unsigned int type, len;
-
-		if (lv->off == lv->len) {
-			err = sysctl_fill(lv);
-			if (err)
-				return err;
-			if (!lv->len) {
-				sysctl_pop(l);
-				continue;
-			}
+	while ((err = varlink_walk_next(l->walk, &e)) > 0) {
+		if (e.type == DT_DIR) {
+			dir = varlink_walk_enter(l->walk);
+			err = IS_ERR(dir) ? PTR_ERR(dir) : 0;
+		} else {
+			err = sysctl_entry(l, stream->call, e.path);
 		}
-		type = (u8)lv->buf[lv->off];
-		len = (u8)lv->buf[lv->off + 1];
-		if (lv->path_len + 1 + len > 4 + SYSCTL_NAME_MAX)
-			return -ENAMETOOLONG;
-		l->path[lv->path_len] = '/';
-		memcpy(l->path + lv->path_len + 1, lv->buf + lv->off + 2, len);
-		l->path[lv->path_len + 1 + len] = '\0';
-		lv->off += 2 + len;
-		if (type == DT_DIR)
-			err = sysctl_push(l);
-		else
-			err = sysctl_entry(l);
 		if (err)
-			return err;
+			break;
+		cond_resched();
 	}
-	return 0;
+	if (err == -EACCES || err == -EPERM)
+		return -EPERM;
+	if (err)
+		return err;
+	if (!l->pending)
+		return sysctl_error_name(stream->call,
+					 SYSCTL_ERR("NoSuchName"), l->prefix);
+	return varlink_reply(stream->call);
 }
+
+static void sysctl_list_release(struct varlink_stream *stream)
+{
+	struct sysctl_list *l = container_of(stream, struct sysctl_list,
+					     stream);
+
+	varlink_walk_end(l->walk);
+	kvfree(l);
+}
+
+static const struct varlink_stream_ops sysctl_list_ops = {
+	.run = sysctl_list_run,
+	.release = sysctl_list_release,
+};
 
 struct sysctl_list_params {
 	const char *prefix;
 };
 
 static const struct varlink_param sysctl_list_params[] = {
-	VARLINK_PARAM("prefix", VARLINK_STRING, struct sysctl_list_params,
-		      prefix),
+	VARLINK_PARAM("prefix", struct sysctl_list_params, prefix),
 };
-
-static void sysctl_list_free(struct sysctl_list *l)
-{
-	unsigned int i;
-
-	while (l->depth)
-		sysctl_pop(l);
-	for (i = 0; i < SYSCTL_DEPTH_MAX; i++)
-		kfree(l->level[i].buf);
-	kfree(l->value);
-	kfree(l);
-}
 
 /* Whether the file at @path exists, whether the caller may read it or not:
  * 0, or the errno of a name that is none.
@@ -725,72 +634,53 @@ static int sysctl_file_exists(struct varlink_call *call, const char *path)
 	return err == -EACCES || err == -EPERM ? 0 : err;
 }
 
-static int sysctl_list_run(struct sysctl_list *l)
+/* List of one sysctl: its one reply */
+static int sysctl_list_one(struct sysctl_list *l, struct varlink_call *call,
+			   const char *path)
 {
-	const char *shown = l->prefix ? l->prefix : "";
-	int err;
+	int err = sysctl_file_exists(call, path);
 
-	/* a directory, or else one sysctl (ENOTDIR says either is a file) */
-	err = sysctl_push(l);
-	if (err == -ENOTDIR || err == -EACCES || err == -EPERM) {
-		err = sysctl_file_exists(l->call, l->path);
-		if (!err)
-			err = sysctl_entry(l);
-		if (err)
-			return sysctl_fail(l->call, shown, err);
-		return varlink_reply(l->call);
-	}
+	if (!err)
+		err = sysctl_entry(l, call, path);
 	if (err)
-		return sysctl_fail(l->call, shown, err);
-	if (!varlink_call_more(l->call))
-		return varlink_error(l->call,
-				     "org.varlink.service.ExpectedMore");
-	err = sysctl_walk(l);
-	if (err == -EACCES || err == -EPERM)
-		return -EPERM;
-	if (err)
-		return err;
-	if (!l->pending)
-		return sysctl_error_name(l->call, SYSCTL_ERR("NoSuchName"),
-					 shown);
-	return varlink_reply(l->call);
+		return sysctl_fail(call, l->prefix, err);
+	return varlink_reply(call);
 }
 
 static int sysctl_list(struct varlink_call *call, const void *params)
 {
 	const struct sysctl_list_params *p = params;
+	char path[SYSCTL_PATH_MAX] = "sys";
 	struct sysctl_list *l;
 	int err;
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
+	if (p->prefix && sysctl_path(p->prefix, path))
+		return varlink_error_invalid_parameter(call, "prefix");
+	if (sysctl_bpf_attached())
+		return -EPERM;
+	l = kvzalloc(sizeof(*l), GFP_KERNEL_ACCOUNT);
 	if (!l)
 		return -ENOMEM;
-	l->call = call;
-	l->prefix = p->prefix;
-	if (p->prefix) {
-		err = sysctl_path(p->prefix, l->path);
-	} else {
-		strscpy(l->path, "sys", sizeof(l->path));
-		err = 0;
-	}
-	if (err) {
-		kfree(l);
-		return varlink_error_invalid_parameter(call, "prefix");
-	}
-	if (sysctl_bpf_attached()) {
-		kfree(l);
-		return -EPERM;
-	}
-	l->value = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
-	if (!l->value) {
-		kfree(l);
-		return -ENOMEM;
-	}
+	strscpy(l->prefix, p->prefix ?: "", sizeof(l->prefix));
 	l->may_set = varlink_call_capable(call, CAP_SYS_ADMIN);
 	l->may_set_net = l->may_set ||
 			 varlink_call_capable(call, CAP_NET_ADMIN);
-	err = sysctl_list_run(l);
-	sysctl_list_free(l);
+	varlink_stream_init(&l->stream, &sysctl_list_ops);
+
+	/* a directory, or else one sysctl (ENOTDIR says either is a file) */
+	l->walk = varlink_walk_start(call, VARLINK_PROC, path,
+				     SYSCTL_DEPTH_MAX, 0);
+	err = PTR_ERR_OR_ZERO(l->walk);
+	if (err == -ENOTDIR || err == -EACCES || err == -EPERM)
+		err = sysctl_list_one(l, call, path);
+	else if (err)
+		err = sysctl_fail(call, l->prefix, err);
+	else if (!varlink_call_more(call))
+		err = varlink_error(call, "org.varlink.service.ExpectedMore");
+	else
+		return varlink_stream_start(call, &l->stream);
+	varlink_walk_end(l->walk);
+	kvfree(l);
 	return err;
 }
 
@@ -805,7 +695,7 @@ static const struct varlink_method sysctl_methods[] = {
 		.name = "List",
 		.call = sysctl_list,
 		VARLINK_PARAMS(sysctl_list_params, struct sysctl_list_params),
-		.flags = VARLINK_MORE | VARLINK_STREAM,
+		.flags = VARLINK_STREAM,
 	},
 	{
 		.name = "Set",

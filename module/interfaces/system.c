@@ -5,7 +5,7 @@
  * say), setting the host name, and the kernel command line.
  *
  * The names are those of the caller's UTS namespace
- * (varlink_call_uts_ns()), as uname(2) gives them to the caller; the
+ * (&varlink_caller.uts_ns), as uname(2) gives them to the caller; the
  * rest is the whole system's, as /proc and /sys show it in a container.
  *
  * The module uses exported symbols only, so that it loads on a stock
@@ -277,7 +277,8 @@ static void put_uts(struct varlink_call *call, const char *key,
 
 static int describe(struct varlink_call *call, const void *params)
 {
-	struct uts_namespace *uts_ns = varlink_call_uts_ns(call);
+	const struct varlink_caller *caller = varlink_call_caller(call);
+	struct uts_namespace *uts_ns = caller->uts_ns;
 	const struct new_utsname *uts;
 	struct timespec64 boot;
 	u64 swap_total, swap_free;
@@ -300,12 +301,12 @@ static int describe(struct varlink_call *call, const void *params)
 	put_uts(call, "domainname", uts->domainname);
 
 	/* as /proc shows them to the caller's time namespace */
-	uptime = ktime_get_boottime_ns() + varlink_call_boottime_offset(call);
+	uptime = ktime_get_boottime_ns() + caller->boottime_offset;
 	varlink_put_fixed(call, "uptime",
 			  div_s64(max_t(s64, uptime, 0), NSEC_PER_USEC), 6);
 	getboottime64(&boot);
 	varlink_put_s64(call, "boot_time",
-			boot.tv_sec - div_s64(varlink_call_boottime_offset(call),
+			boot.tv_sec - div_s64(caller->boottime_offset,
 					      NSEC_PER_SEC));
 
 	put_memory(call);
@@ -328,7 +329,7 @@ struct set_hostname_params {
 };
 
 static const struct varlink_param set_hostname_params[] = {
-	VARLINK_PARAM("hostname", VARLINK_STRING, struct set_hostname_params,
+	VARLINK_PARAM("hostname", struct set_hostname_params,
 		      hostname),
 };
 
@@ -364,7 +365,7 @@ static int set_hostname(struct varlink_call *call, const void *params)
 	const struct set_hostname_params *p = params;
 	int err;
 
-	if (varlink_call_uts_ns(call) != &init_uts_ns)
+	if (varlink_call_caller(call)->uts_ns != &init_uts_ns)
 		return -EPERM;
 	if (!hostname_valid(p->hostname))
 		return varlink_error_invalid_parameter(call, "hostname");

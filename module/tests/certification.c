@@ -140,13 +140,13 @@ struct cert_params {
 	struct varlink_json v;	/* struct, map, set, mytype or an array */
 };
 
-#define CERT_PARAM(_name, _type, _member) \
-	VARLINK_PARAM(_name, _type, struct cert_params, _member)
-#define CERT_ID		CERT_PARAM("client_id", VARLINK_STRING, client_id)
-#define CERT_BOOL	CERT_PARAM("bool", VARLINK_BOOL, b)
-#define CERT_INT	CERT_PARAM("int", VARLINK_S64, i)
-#define CERT_FLOAT	CERT_PARAM("float", VARLINK_JSON, f)
-#define CERT_STR	CERT_PARAM("string", VARLINK_STRING, s)
+#define CERT_PARAM(_name, _member) \
+	VARLINK_PARAM(_name, struct cert_params, _member)
+#define CERT_ID		CERT_PARAM("client_id", client_id)
+#define CERT_BOOL	CERT_PARAM("bool", b)
+#define CERT_INT	CERT_PARAM("int", i)
+#define CERT_FLOAT	CERT_PARAM("float", f)
+#define CERT_STR	CERT_PARAM("string", s)
 
 static const struct varlink_param cert_p_id[] = { CERT_ID };
 static const struct varlink_param cert_p_bool[] = { CERT_ID, CERT_BOOL };
@@ -158,23 +158,23 @@ static const struct varlink_param cert_p_test06[] = {
 };
 
 static const struct varlink_param cert_p_struct[] = {
-	CERT_ID, CERT_PARAM("struct", VARLINK_JSON, v),
+	CERT_ID, CERT_PARAM("struct", v),
 };
 
 static const struct varlink_param cert_p_map[] = {
-	CERT_ID, CERT_PARAM("map", VARLINK_JSON, v),
+	CERT_ID, CERT_PARAM("map", v),
 };
 
 static const struct varlink_param cert_p_set[] = {
-	CERT_ID, CERT_PARAM("set", VARLINK_JSON, v),
+	CERT_ID, CERT_PARAM("set", v),
 };
 
 static const struct varlink_param cert_p_mytype[] = {
-	CERT_ID, CERT_PARAM("mytype", VARLINK_JSON, v),
+	CERT_ID, CERT_PARAM("mytype", v),
 };
 
 static const struct varlink_param cert_p_replies[] = {
-	CERT_ID, CERT_PARAM("last_more_replies", VARLINK_JSON, v),
+	CERT_ID, CERT_PARAM("last_more_replies", v),
 };
 
 static int cert_call(struct varlink_call *call, const void *params);
@@ -203,7 +203,7 @@ static const struct varlink_method cert_methods[CERT_STEPS] = {
 	[CERT_TEST08] = CERT_METHOD("Test08", cert_p_map, 0),
 	[CERT_TEST09] = CERT_METHOD("Test09", cert_p_set, 0),
 	[CERT_TEST10] = CERT_METHOD("Test10", cert_p_mytype,
-				    VARLINK_MORE | VARLINK_MORE_ONLY),
+				    VARLINK_MORE_ONLY),
 	[CERT_TEST11] = CERT_METHOD("Test11", cert_p_replies, 0),
 	[CERT_END] = CERT_METHOD("End", cert_p_id, 0),
 };

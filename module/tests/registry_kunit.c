@@ -8,7 +8,8 @@
 #include <linux/module.h>
 #include <net/net_namespace.h>
 
-#include "../internal.h"
+#include "../dispatch.h"
+#include "../registry.h"
 #include "../validate.h"
 
 static int reply_nop(struct varlink_call *call, const void *params)
@@ -28,17 +29,17 @@ struct ping_params {
 };
 
 static const struct varlink_param ping_ok[] = {
-	VARLINK_PARAM("name", VARLINK_STRING, struct ping_params, name),
-	VARLINK_PARAM("n", VARLINK_S64, struct ping_params, n),
-	VARLINK_PARAM("on", VARLINK_BOOL, struct ping_params, on),
+	VARLINK_PARAM("name", struct ping_params, name),
+	VARLINK_PARAM("n", struct ping_params, n),
+	VARLINK_PARAM("on", struct ping_params, on),
 };
 
 static const struct varlink_param ping_undeclared[] = {
-	VARLINK_PARAM("nope", VARLINK_STRING, struct ping_params, name),
+	VARLINK_PARAM("nope", struct ping_params, name),
 };
 
 static const struct varlink_param ping_wrong_type[] = {
-	VARLINK_PARAM("name", VARLINK_S64, struct ping_params, n),
+	VARLINK_PARAM("name", struct ping_params, n),
 };
 
 static const struct varlink_param ping_outside[] = {

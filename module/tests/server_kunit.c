@@ -10,7 +10,9 @@
 #include <net/net_namespace.h>
 
 #include "../compat.h"
-#include "../internal.h"
+#include "../dispatch.h"
+#include "../json.h"
+#include "../server.h"
 
 static int abstract_addr(struct sockaddr_un *addr, const char *name)
 {

@@ -328,44 +328,6 @@ static void test_work_del(struct test_work *tw)
 	cancel_delayed_work(&tw->work);
 }
 
-static bool test_work_cancelled(struct test_work *tw)
-{
-	unsigned long flags;
-	bool cancelled;
-
-	spin_lock_irqsave(&test_lock, flags);
-	cancelled = tw->cancelled;
-	spin_unlock_irqrestore(&test_lock, flags);
-	return cancelled;
-}
-
-/* Mark the item of @id cancelled and run its work now.  Returns false if
- * it has already left test_works (its final reply is sent or being sent).
- */
-static bool test_work_cancel_id(unsigned long id)
-{
-	struct test_work *tw;
-	unsigned long flags;
-	bool found = false;
-
-	spin_lock_irqsave(&test_lock, flags);
-	list_for_each_entry(tw, &test_works, node) {
-		if (tw->id == id) {
-			tw->cancelled = true;
-			mod_delayed_work(test_wq, &tw->work, 0);
-			found = true;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&test_lock, flags);
-	return found;
-}
-
-static void test_work_cancel(struct varlink_call *call, void *data)
-{
-	test_work_cancel_id((unsigned long)data);
-}
-
 /* The final reply.  Whether it reached the client or not, the call is
  * finished: the callback returns 0.
  */
@@ -504,6 +466,11 @@ static void test_echo_params(struct varlink_call *call,
 			if (((const struct varlink_json *)v)->text)
 				varlink_put_json(call, p->name, v);
 			break;
+		case VARLINK_OPT_S64:
+			if (((const struct varlink_opt_s64 *)v)->present)
+				varlink_put_s64(call, p->name,
+						((const struct varlink_opt_s64 *)v)->value);
+			break;
 		}
 	}
 }
@@ -518,12 +485,12 @@ struct test_scalars {
 };
 
 static const struct varlink_param test_scalars_params[] = {
-	VARLINK_PARAM("bool", VARLINK_BOOL, struct test_scalars, b),
-	VARLINK_PARAM("int", VARLINK_S64, struct test_scalars, i),
-	VARLINK_PARAM("uint", VARLINK_U64, struct test_scalars, u),
-	VARLINK_PARAM("small", VARLINK_S32, struct test_scalars, small),
-	VARLINK_PARAM("usmall", VARLINK_U32, struct test_scalars, usmall),
-	VARLINK_PARAM("string", VARLINK_STRING, struct test_scalars, string),
+	VARLINK_PARAM("bool", struct test_scalars, b),
+	VARLINK_PARAM("int", struct test_scalars, i),
+	VARLINK_PARAM("uint", struct test_scalars, u),
+	VARLINK_PARAM("small", struct test_scalars, small),
+	VARLINK_PARAM("usmall", struct test_scalars, usmall),
+	VARLINK_PARAM("string", struct test_scalars, string),
 };
 
 static int test_echo_scalars(struct varlink_call *call, const void *params)
@@ -555,10 +522,10 @@ struct test_echo {
 };
 
 #define ECHO_JSON(_name, _i) \
-	VARLINK_PARAM(_name, VARLINK_JSON, struct test_echo, json[_i])
+	VARLINK_PARAM(_name, struct test_echo, json[_i])
 
 static const struct varlink_param test_echo_params_table[] = {
-	VARLINK_PARAM("string", VARLINK_STRING, struct test_echo, string),
+	VARLINK_PARAM("string", struct test_echo, string),
 	ECHO_JSON("float", ECHO_FLOAT),
 	ECHO_JSON("object", ECHO_OBJECT),
 	ECHO_JSON("any", ECHO_ANY),
@@ -657,7 +624,7 @@ struct test_counter_params {
 };
 
 static const struct varlink_param test_counter_params[] = {
-	VARLINK_PARAM("add", VARLINK_S64, struct test_counter_params, add),
+	VARLINK_PARAM("add", struct test_counter_params, add),
 };
 
 static int test_counter_call(struct varlink_call *call, const void *params)
@@ -673,7 +640,7 @@ struct test_count {
 };
 
 static const struct varlink_param test_count_params[] = {
-	VARLINK_PARAM("n", VARLINK_S64, struct test_count, n),
+	VARLINK_PARAM("n", struct test_count, n),
 };
 
 /* Count(n: int) -> (index: int): a stream sent from the callback.  It
@@ -709,70 +676,99 @@ struct test_monitor_params {
 };
 
 static const struct varlink_param test_monitor_params[] = {
-	VARLINK_PARAM("interval_ms", VARLINK_S64, struct test_monitor_params,
+	VARLINK_PARAM("interval_ms", struct test_monitor_params,
 		      interval_ms),
-	VARLINK_PARAM("count", VARLINK_S64, struct test_monitor_params, count),
+	VARLINK_PARAM("count", struct test_monitor_params, count),
 };
 
-/* One run of a Monitor call: the next reply, then the next run.  A
- * cancelled call, one whose client is gone, and the count-th reply end
- * the call.
+/**
+ * struct test_monitor - a Monitor stream, ticked by its own timer
+ * @stream: the core's
+ * @tick_work: kicks the stream every @interval
+ * @interval: jiffies between two replies
+ * @count: replies to send in all, 0 for no end
+ * @tick: replies sent so far
  */
-static void test_monitor_work(struct work_struct *work)
+struct test_monitor {
+	struct varlink_stream stream;
+	struct delayed_work tick_work;
+	unsigned long interval;
+	s64 count;
+	s64 tick;
+};
+
+static void test_monitor_tick(struct work_struct *work)
 {
-	struct test_work *tw = container_of(to_delayed_work(work),
-					    struct test_work, work);
+	struct test_monitor *m = container_of(to_delayed_work(work),
+					      struct test_monitor, tick_work);
+
+	varlink_stream_kick(&m->stream);
+}
+
+/* One run per tick: the next reply, the count-th one final. */
+static int test_monitor_run(struct varlink_stream *stream)
+{
+	struct test_monitor *m = container_of(stream, struct test_monitor,
+					      stream);
 	int err;
 
-	if (test_work_cancelled(tw)) {
-		varlink_put_s64(tw->call, "tick", tw->tick);
-		goto final;
-	}
-	tw->tick++;
-	varlink_put_s64(tw->call, "tick", tw->tick);
-	if (tw->count && tw->tick >= tw->count)
-		goto final;
-	err = varlink_reply_continues(tw->call);
-	if (!err) {
-		queue_delayed_work(test_wq, &tw->work, tw->interval);
-		return;
-	}
-	/* Nobody reads any more: the final reply is dropped.  A cancelled
-	 * call kept the parameters written, a failed send did not.
-	 */
-	if (err != -ECANCELED)
-		varlink_put_s64(tw->call, "tick", tw->tick);
-final:
-	test_work_del(tw);
-	varlink_reply(tw->call);
-	atomic_dec(&test_monitors_active);
-	kfree(tw);
+	if (delayed_work_pending(&m->tick_work))
+		return 0;	/* kicked by something else */
+	m->tick++;
+	varlink_put_s64(stream->call, "tick", m->tick);
+	if (m->count && m->tick >= m->count)
+		return test_reply(stream->call);
+	err = varlink_stream_reply(stream);
+	if (err && err != -EAGAIN)
+		return err;
+	queue_delayed_work(test_wq, &m->tick_work, m->interval);
+	return 0;
 }
+
+static int test_monitor_stop(struct varlink_stream *stream)
+{
+	struct test_monitor *m = container_of(stream, struct test_monitor,
+					      stream);
+
+	varlink_put_s64(stream->call, "tick", m->tick);
+	return test_reply(stream->call);
+}
+
+static void test_monitor_release(struct varlink_stream *stream)
+{
+	struct test_monitor *m = container_of(stream, struct test_monitor,
+					      stream);
+
+	cancel_delayed_work_sync(&m->tick_work);
+	atomic_dec(&test_monitors_active);
+	kfree(m);
+}
+
+static const struct varlink_stream_ops test_monitor_ops = {
+	.run = test_monitor_run,
+	.stop = test_monitor_stop,
+	.release = test_monitor_release,
+};
 
 static int test_monitor(struct varlink_call *call, const void *params)
 {
 	const struct test_monitor_params *p = params;
 	s64 interval = p->interval_ms ? p->interval_ms : TEST_INTERVAL_DEF_MS;
-	struct test_work *tw;
+	struct test_monitor *m;
 
 	if (interval < 1 || interval > TEST_INTERVAL_MAX_MS)
 		return varlink_error_invalid_parameter(call, "interval_ms");
 	if (p->count < 0)
 		return varlink_error_invalid_parameter(call, "count");
-	tw = kzalloc(sizeof(*tw), GFP_KERNEL);
-	if (!tw)
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
 		return -ENOMEM;
-	tw->call = call;
-	tw->interval = msecs_to_jiffies(interval);
-	tw->count = p->count;
-	INIT_DELAYED_WORK(&tw->work, test_monitor_work);
-
+	m->interval = msecs_to_jiffies(interval);
+	m->count = p->count;
+	INIT_DELAYED_WORK(&m->tick_work, test_monitor_tick);
+	varlink_stream_init(&m->stream, &test_monitor_ops);
 	atomic_inc(&test_monitors_active);
-	test_work_add(tw);
-	/* may run the callback at once if the client is already gone */
-	varlink_call_set_cancel(call, test_work_cancel, NULL, (void *)tw->id);
-	queue_delayed_work(test_wq, &tw->work, 0);
-	return -EINPROGRESS;
+	return varlink_stream_start(call, &m->stream);
 }
 
 struct test_defer_params {
@@ -781,9 +777,9 @@ struct test_defer_params {
 };
 
 static const struct varlink_param test_defer_params[] = {
-	VARLINK_PARAM("delay_ms", VARLINK_U32, struct test_defer_params,
+	VARLINK_PARAM("delay_ms", struct test_defer_params,
 		      delay_ms),
-	VARLINK_PARAM("value", VARLINK_STRING, struct test_defer_params,
+	VARLINK_PARAM("value", struct test_defer_params,
 		      value),
 };
 
@@ -833,7 +829,7 @@ struct test_ms {
 };
 
 static const struct varlink_param test_slow_params[] = {
-	VARLINK_PARAM("ms", VARLINK_U32, struct test_ms, ms),
+	VARLINK_PARAM("ms", struct test_ms, ms),
 };
 
 static int test_slow(struct varlink_call *call, const void *params)
@@ -878,7 +874,7 @@ struct test_big {
 };
 
 static const struct varlink_param test_big_params[] = {
-	VARLINK_PARAM("size", VARLINK_U32, struct test_big, size),
+	VARLINK_PARAM("size", struct test_big, size),
 };
 
 static int test_big(struct varlink_call *call, const void *params)
@@ -904,23 +900,18 @@ static int test_big(struct varlink_call *call, const void *params)
  */
 static pid_t test_caller_pid(struct varlink_call *call)
 {
-	struct pid *pid;
-	pid_t nr = 0;
+	const struct varlink_caller *caller = varlink_call_caller(call);
 
-	rcu_read_lock();
-	pid = find_pid_ns(varlink_call_pid(call), &init_pid_ns);
-	if (pid)
-		nr = pid_nr_ns(pid, varlink_call_pid_ns(call));
-	rcu_read_unlock();
-	return nr;
+	return pid_nr_ns(caller->pid, caller->pid_ns);
 }
 
 /* Who called, in the caller's own user and pid namespaces */
 static void test_put_caller(struct varlink_call *call)
 {
+	const struct varlink_caller *caller = varlink_call_caller(call);
+
 	varlink_put_u64(call, "uid",
-			from_kuid_munged(varlink_call_user_ns(call),
-					 varlink_call_cred(call)->euid));
+			from_kuid_munged(caller->user_ns, caller->cred->euid));
 	varlink_put_s64(call, "pid", test_caller_pid(call));
 }
 
@@ -942,7 +933,7 @@ static int test_whoami(struct varlink_call *call, const void *params)
 /* Only reached with CAP_NET_ADMIN over the caller's network namespace */
 static int test_net_admin(struct varlink_call *call, const void *params)
 {
-	varlink_put_u64(call, "netns", varlink_call_net(call)->ns.inum);
+	varlink_put_u64(call, "netns", varlink_call_caller(call)->net->ns.inum);
 	return test_reply(call);
 }
 
@@ -951,7 +942,7 @@ struct test_fail {
 };
 
 static const struct varlink_param test_fail_params[] = {
-	VARLINK_PARAM("errno", VARLINK_S64, struct test_fail, err),
+	VARLINK_PARAM("errno", struct test_fail, err),
 };
 
 static int test_fail(struct varlink_call *call, const void *params)
@@ -969,8 +960,8 @@ struct test_raise {
 };
 
 static const struct varlink_param test_raise_params[] = {
-	VARLINK_PARAM("reason", VARLINK_STRING, struct test_raise, reason),
-	VARLINK_PARAM("code", VARLINK_S64, struct test_raise, code),
+	VARLINK_PARAM("reason", struct test_raise, reason),
+	VARLINK_PARAM("code", struct test_raise, code),
 };
 
 static int test_raise(struct varlink_call *call, const void *params)
@@ -989,46 +980,94 @@ struct test_replay {
 };
 
 static const struct varlink_param test_replay_params[] = {
-	VARLINK_PARAM("n", VARLINK_S64, struct test_replay, n),
-	VARLINK_PARAM("size", VARLINK_S64, struct test_replay, size),
+	VARLINK_PARAM("n", struct test_replay, n),
+	VARLINK_PARAM("size", struct test_replay, size),
 };
 
-/* Replay(n: int, size: ?int) -> (index: int, data: ?string): a stream
- * sent from the callback, paced by varlink_reply_wait().
+/**
+ * struct test_replay_stream - a Replay stream
+ * @stream: the core's
+ * @n: replies with data to send
+ * @i: the next one
+ * @data: what each carries
  */
+struct test_replay_stream {
+	struct varlink_stream stream;
+	s64 n;
+	s64 i;
+	char *data;
+};
+
+/* The last reply: where the stream got to */
+static int test_replay_stop(struct varlink_stream *stream)
+{
+	struct test_replay_stream *r = container_of(stream,
+						    struct test_replay_stream,
+						    stream);
+
+	varlink_put_s64(stream->call, "index", r->i);
+	return test_reply(stream->call);
+}
+
+/* Replay(n: int, size: ?int) -> (index: int, data: ?string), paced */
+static int test_replay_run(struct varlink_stream *stream)
+{
+	struct test_replay_stream *r = container_of(stream,
+						    struct test_replay_stream,
+						    stream);
+	int err;
+
+	while (r->i < r->n) {
+		varlink_put_s64(stream->call, "index", r->i);
+		varlink_put_str(stream->call, "data", r->data);
+		r->i++;
+		err = varlink_stream_reply(stream);
+		if (err)
+			return err;
+	}
+	return test_replay_stop(stream);
+}
+
+static void test_replay_release(struct varlink_stream *stream)
+{
+	struct test_replay_stream *r = container_of(stream,
+						    struct test_replay_stream,
+						    stream);
+
+	kvfree(r->data);
+	kfree(r);
+	atomic_dec(&test_replays_active);
+}
+
+static const struct varlink_stream_ops test_replay_ops = {
+	.run = test_replay_run,
+	.stop = test_replay_stop,
+	.release = test_replay_release,
+};
+
 static int test_replay(struct varlink_call *call, const void *params)
 {
 	const struct test_replay *p = params;
-	char *data;
-	int err = 0;
-	s64 i;
+	struct test_replay_stream *r;
 
 	if (p->n < 0 || p->n > TEST_COUNT_MAX)
 		return varlink_error_invalid_parameter(call, "n");
 	if (p->size < 0 || p->size > SZ_64K)
 		return varlink_error_invalid_parameter(call, "size");
-	data = kvmalloc(p->size + 1, GFP_KERNEL);
-	if (!data)
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
 		return -ENOMEM;
-	memset(data, 'r', p->size);
-	data[p->size] = '\0';
-	atomic_inc(&test_replays_active);
-	for (i = 0; i < p->n; i++) {
-		err = varlink_reply_wait(call);
-		if (err)
-			break;
-		varlink_put_s64(call, "index", i);
-		varlink_put_str(call, "data", data);
-		err = varlink_reply_continues(call);
-		if (err)
-			break;
+	r->data = kvmalloc(p->size + 1, GFP_KERNEL);
+	if (!r->data) {
+		kfree(r);
+		return -ENOMEM;
 	}
-	kvfree(data);
-	atomic_dec(&test_replays_active);
-	/* a cancelled reply keeps its parameters: they are the last one */
-	if (err != -ECANCELED)
-		varlink_put_s64(call, "index", i);
-	return test_reply(call);
+	memset(r->data, 'r', p->size);
+	r->data[p->size] = '\0';
+	r->n = p->n;
+	varlink_stream_init(&r->stream, &test_replay_ops);
+	atomic_inc(&test_replays_active);
+	return varlink_stream_start(call, &r->stream);
 }
 
 struct test_file {
@@ -1039,20 +1078,20 @@ struct test_file {
 };
 
 static const struct varlink_param test_file_params[] = {
-	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
-	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
-	VARLINK_PARAM("kernel", VARLINK_BOOL, struct test_file, kernel),
+	VARLINK_PARAM("fs", struct test_file, fs),
+	VARLINK_PARAM("name", struct test_file, name),
+	VARLINK_PARAM("kernel", struct test_file, kernel),
 };
 
 static const struct varlink_param test_list_dir_params[] = {
-	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
-	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
+	VARLINK_PARAM("fs", struct test_file, fs),
+	VARLINK_PARAM("name", struct test_file, name),
 };
 
 static const struct varlink_param test_write_file_params[] = {
-	VARLINK_PARAM("fs", VARLINK_STRING, struct test_file, fs),
-	VARLINK_PARAM("name", VARLINK_STRING, struct test_file, name),
-	VARLINK_PARAM("data", VARLINK_STRING, struct test_file, data),
+	VARLINK_PARAM("fs", struct test_file, fs),
+	VARLINK_PARAM("name", struct test_file, name),
+	VARLINK_PARAM("data", struct test_file, data),
 };
 
 static int test_fs(const char *name)
@@ -1108,35 +1147,26 @@ static int test_write_file(struct varlink_call *call, const void *params)
 
 #define TEST_LIST_MAX	256
 
-struct test_list {
-	struct varlink_call *call;
-	unsigned int n;
-};
-
-static bool test_list_one(void *data, const char *name, unsigned int len,
-			  unsigned int d_type)
-{
-	struct test_list *l = data;
-
-	varlink_put_str_len(l->call, NULL, name, len);
-	return ++l->n < TEST_LIST_MAX;
-}
-
 /* ListDir(fs: string, name: string) -> (names: []string) */
 static int test_list_dir(struct varlink_call *call, const void *params)
 {
 	const struct test_file *p = params;
-	struct test_list l = { .call = call };
+	struct varlink_walk_entry e;
+	struct varlink_walk *w;
 	int fs = test_fs(p->fs);
-	int err;
+	int n = 0, err;
 
 	if (fs < 0)
 		return varlink_error_invalid_parameter(call, "fs");
-	/* the writer only appends to the reply: no sleep, fine under the lock */
+	w = varlink_walk_start(call, fs, p->name, 1, 0);
+	if (IS_ERR(w))
+		return PTR_ERR(w);
 	varlink_open_array(call, "names");
-	err = varlink_file_list(call, fs, p->name, test_list_one, &l);
+	while (n++ < TEST_LIST_MAX && (err = varlink_walk_next(w, &e)) > 0)
+		varlink_put_str(call, NULL, e.name);
 	varlink_close_array(call);
-	return err ? err : test_reply(call);
+	varlink_walk_end(w);
+	return err < 0 ? err : test_reply(call);
 }
 
 static int test_status(struct varlink_call *call, const void *params)
@@ -1179,7 +1209,7 @@ static const struct varlink_method test_methods[] = {
 		.name = "Monitor",
 		.call = test_monitor,
 		VARLINK_PARAMS(test_monitor_params, struct test_monitor_params),
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_INLINE,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 	{
 		.name = "Defer",
@@ -1235,7 +1265,7 @@ static const struct varlink_method test_methods[] = {
 		.name = "Replay",
 		.call = test_replay,
 		VARLINK_PARAMS(test_replay_params, struct test_replay),
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 	{
 		.name = "ReadFile",

@@ -20,22 +20,22 @@ struct misuse_params {
 
 static const struct varlink_param misuse_params[] = {
 #if defined(CASE_OK)
-	VARLINK_PARAM("a", VARLINK_U32, struct misuse_params, u32),
-	VARLINK_PARAM("b", VARLINK_U64, struct misuse_params, u64),
-	VARLINK_PARAM("c", VARLINK_STRING, struct misuse_params, string),
-	VARLINK_PARAM("d", VARLINK_U32, struct misuse_params, const_u32),
+	VARLINK_PARAM("a", struct misuse_params, u32),
+	VARLINK_PARAM("b", struct misuse_params, u64),
+	VARLINK_PARAM("c", struct misuse_params, string),
+	VARLINK_PARAM("d", struct misuse_params, const_u32),
 #elif defined(CASE_U64_INTO_U32)
-	VARLINK_PARAM("a", VARLINK_U64, struct misuse_params, u32),
+	VARLINK_PARAM("a", struct misuse_params, u32),
 #elif defined(CASE_S32_INTO_U32)
-	VARLINK_PARAM("a", VARLINK_S32, struct misuse_params, u32),
+	VARLINK_PARAM("a", struct misuse_params, u32),
 #elif defined(CASE_LONG)
-	VARLINK_PARAM("a", VARLINK_S64, struct misuse_params, l),
+	VARLINK_PARAM("a", struct misuse_params, l),
 #elif defined(CASE_CHAR_ARRAY)
-	VARLINK_PARAM("a", VARLINK_STRING, struct misuse_params, name),
+	VARLINK_PARAM("a", struct misuse_params, name),
 #elif defined(CASE_NOT_CONST)
-	VARLINK_PARAM("a", VARLINK_STRING, struct misuse_params, mutable),
+	VARLINK_PARAM("a", struct misuse_params, mutable),
 #elif defined(CASE_JSON_INTO_STRING)
-	VARLINK_PARAM("a", VARLINK_JSON, struct misuse_params, string),
+	VARLINK_PARAM("a", struct misuse_params, string),
 #endif
 };
 

@@ -13,17 +13,17 @@
  * the parameters into the method's C struct, and pins the module that
  * registered the interface while the callback runs.
  *
- * Who calls: a connection has an opener, the task that connected
- * (varlink_call_cred()), and each call a sender, the process that wrote
- * it (varlink_call_sender_cred()); they differ when the descriptor was
+ * Who calls: &struct varlink_caller, varlink_call_caller().  A
+ * connection has an opener, the task that connected, and each call a
+ * sender, the process that wrote it; they differ when the descriptor was
  * inherited or passed.  A privilege is granted only if both hold it
- * (varlink_call_capable()), as netlink does; resources are shared per
- * varlink_call_user() and, for a container as a whole, per
- * varlink_call_tenant().
+ * (varlink_call_capable(), varlink_call_creds_allow()), as netlink does.
  *
  * Callbacks run in process context (a kworker, not the caller's task) and
  * may sleep.  Each call ends with exactly one final reply, sent with
- * varlink_reply() or varlink_error(); see &struct varlink_method.
+ * varlink_reply() or varlink_error(); see &struct varlink_method.  A call
+ * that goes on replying (a replay, a monitor) is a stream, which the
+ * core runs: see &struct varlink_stream.
  */
 #ifndef _VARLINK_H
 #define _VARLINK_H
@@ -33,9 +33,13 @@
 #include <linux/cred.h>
 #include <linux/device/driver.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
+#include <linux/workqueue.h>
 
+struct cgroup_namespace;
 struct net;
 struct pid_namespace;
 struct task_struct;
@@ -54,9 +58,12 @@ struct varlink_call;
  *	with an embedded U+0000 is an invalid parameter
  * @VARLINK_JSON: struct varlink_json: the raw, validated JSON text of the
  *	value (arrays, maps, structs, "object", "any", "float")
+ * @VARLINK_OPT_S64: struct varlink_opt_s64 (IDL "?int"): whether it is
+ *	there, and its value
  *
  * An absent or null (nullable) parameter leaves the member zeroed; a
- * pointer is valid until the callback returns.
+ * pointer is valid until the callback returns.  The type of a parameter
+ * is that of its member, see VARLINK_PARAM().
  */
 enum varlink_param_type {
 	VARLINK_BOOL,
@@ -66,6 +73,7 @@ enum varlink_param_type {
 	VARLINK_U32,
 	VARLINK_STRING,
 	VARLINK_JSON,
+	VARLINK_OPT_S64,
 };
 
 /**
@@ -77,6 +85,16 @@ enum varlink_param_type {
 struct varlink_json {
 	const char *text;
 	size_t len;
+};
+
+/**
+ * struct varlink_opt_s64 - a nullable integer parameter
+ * @value: its value; 0 when absent
+ * @present: false when the parameter is absent or null
+ */
+struct varlink_opt_s64 {
+	s64 value;
+	bool present;
 };
 
 /**
@@ -111,38 +129,40 @@ struct varlink_param {
 	 __builtin_types_compatible_p(type, const char *) ?		\
 		VARLINK_STRING :					\
 	 __builtin_types_compatible_p(type, struct varlink_json) ?	\
-		VARLINK_JSON : -1)
+		VARLINK_JSON :						\
+	 __builtin_types_compatible_p(type, struct varlink_opt_s64) ?	\
+		VARLINK_OPT_S64 : -1)
 
 /**
- * __VARLINK_PARAM_CHECK() - a parameter type, checked at build time
- * @_type: an enum varlink_param_type
- * @type: the C type @_type must stand for
+ * __VARLINK_PARAM_CHECK() - the parameter type of a C type, checked at
+ *	build time
+ * @type: the C type of a member
  *
- * Return: @_type if it stands for @type; otherwise the build fails.
+ * Return: the enum varlink_param_type that stands for @type; if none
+ * does, the build fails.
  */
-#define __VARLINK_PARAM_CHECK(_type, type)				\
+#define __VARLINK_PARAM_CHECK(type)					\
 	(__VARLINK_PARAM_TYPE(type) +					\
-	 BUILD_BUG_ON_ZERO(__VARLINK_PARAM_TYPE(type) != (_type)))
+	 BUILD_BUG_ON_ZERO(__VARLINK_PARAM_TYPE(type) < 0))
 
 /**
  * VARLINK_PARAM() - one entry of a method's parameter table
  * @_name: the parameter's name in the IDL, e.g. "pid"
- * @_type: the enum varlink_param_type of @_member
  * @_struct: the type of the struct the parameters are decoded into,
  *	e.g. struct foo_params
  * @_member: the member of @_struct that receives the parameter
  *
- * The build fails if @_type is not the C type of @_member (VARLINK_U64
- * for a u32 member, say), or if no enum varlink_param_type stands for
- * the member's type (a long, a char array, a ``char *`` that is not
- * const): the core would write past the member, or into it a value of
- * another type.
+ * The parameter's type is the C type of @_member: bool, s64, u64, s32,
+ * u32, ``const char *``, struct varlink_json or struct varlink_opt_s64
+ * (see enum varlink_param_type).  The build fails for a member of any
+ * other type (a long, a char array, a ``char *`` that is not const), and
+ * registration refuses one the IDL's type does not fit.
  */
-#define VARLINK_PARAM(_name, _type, _struct, _member)			\
+#define VARLINK_PARAM(_name, _struct, _member)				\
 	{								\
 		.name = (_name),					\
-		.type = __VARLINK_PARAM_CHECK(_type,			\
-				typeof_member(_struct, _member)),	\
+		.type = __VARLINK_PARAM_CHECK(typeof_member(_struct,	\
+							    _member)),	\
 		.offset = offsetof(_struct, _member),			\
 	}
 
@@ -185,8 +205,8 @@ struct varlink_param {
  * VARLINK_MORE_ONLY - &struct varlink_method.flags: only called with "more"
  *
  * A call without "more" gets org.varlink.service.ExpectedMore and the
- * callback never runs.  For a method that only streams (a monitor),
- * with VARLINK_MORE.
+ * callback never runs.  For a method that only streams (a monitor); it
+ * implies VARLINK_MORE.
  */
 #define VARLINK_MORE_ONLY	0x2
 
@@ -231,13 +251,25 @@ struct varlink_param {
  * org.kernel.varlink.TooManyStreams: at most max_streams run in the whole
  * system, the last max_streams / 8 of them kept for callers with
  * CAP_SYS_ADMIN in the initial user namespace; a user without it runs at
- * most max_streams_per_user (counted by varlink_call_user() in its
- * varlink_call_tenant()), a container at most max_streams_per_container.
- * The stream counts until its final reply.  With VARLINK_MORE, not with
- * VARLINK_INLINE: a stream may wait for its client (varlink_reply_wait()),
- * which the client's own task must not.
+ * most max_streams_per_user (counted by &varlink_caller.user in its
+ * &varlink_caller.tenant), a container at most max_streams_per_container.
+ * The stream counts until its final reply.  It implies VARLINK_MORE; not
+ * with VARLINK_INLINE.  Such a method's callback, called with "more",
+ * starts a &struct varlink_stream.
  */
 #define VARLINK_STREAM		0x20
+
+/**
+ * VARLINK_READY - &struct varlink_method.flags: a stream's first reply
+ *	is {"ready": true}
+ *
+ * For a monitor whose client must know when it cannot miss an event any
+ * more (one it causes next, say): varlink_stream_start() sends the reply
+ * {"ready": true} before any other of the stream, once the provider has
+ * subscribed to what it watches.  With VARLINK_STREAM; the method's
+ * output must have a member "ready" of type ?bool.
+ */
+#define VARLINK_READY		0x40
 
 /**
  * struct varlink_method - one method of an interface
@@ -251,7 +283,7 @@ struct varlink_param {
  * @params_size: size of the struct @params decode into, at most
  *	VARLINK_PARAMS_SIZE_MAX
  * @flags: VARLINK_MORE, VARLINK_MORE_ONLY, VARLINK_CAPABLE,
- *	VARLINK_CAPABLE_NET, VARLINK_INLINE, VARLINK_STREAM
+ *	VARLINK_CAPABLE_NET, VARLINK_INLINE, VARLINK_STREAM, VARLINK_READY
  * @capability: with VARLINK_CAPABLE, the capability (e.g. CAP_SYS_ADMIN)
  *	that both the connection's opener and the call's sender must hold
  *	in the initial user namespace (varlink_call_capable()), or with
@@ -280,7 +312,8 @@ struct varlink_param {
  *    the client gets an error;
  *  - -EINPROGRESS to finish the call later, from any process context
  *    (a work item, a notifier): the call stays valid until its final
- *    reply, see varlink_call_set_cancel();
+ *    reply, see varlink_call_set_cancel(); a stream's callback returns
+ *    varlink_stream_start()'s -EINPROGRESS;
  *  - a negative errno, without having replied: the core replies with an
  *    error: -EPERM and -EACCES PermissionDenied, -EOPNOTSUPP
  *    MethodNotImplemented, anything else, -EINVAL included,
@@ -318,7 +351,7 @@ struct varlink_method {
  * @methods: one entry per method the IDL declares, no more, no less
  * @n_methods: entries in @methods
  * @flags: VARLINK_NETNS for an interface that answers every caller in
- *	its own namespaces (varlink_call_net() and the like) and so may be
+ *	its own namespaces (&struct varlink_caller) and so may be
  *	served to containers; without it, the interface is served in the
  *	initial network namespace only, and is not found elsewhere
  *
@@ -361,21 +394,98 @@ void varlink_unregister_interface(const struct varlink_interface *iface);
 	module_driver(__iface, varlink_register_interface,		\
 		      varlink_unregister_interface)
 
-/* The call and its caller */
+/**
+ * struct varlink_caller - who made a call, and the namespaces it is
+ *	answered in
+ * @cred: the credentials of the connection's opener, the task that
+ *	connected, taken when the connection was accepted (SO_PEERCRED):
+ *	not those of the current task, nor necessarily of the sender
+ * @sender_cred: the credentials of the process that wrote the call, as
+ *	AF_UNIX recorded it, when the call was read; NULL when unknown (its
+ *	bytes came from more than one process, or the writer had exited or
+ *	changed its user ids by then), and then no privilege is granted
+ * @pid: the opener's thread group, or NULL if it had exited
+ * @user: the user the call's resources are accounted to: the opener's
+ *	effective uid in the initial user namespace; for an opener inside a
+ *	user namespace, the user who created the outermost namespace below
+ *	the initial one, so that every uid an unprivileged user maps counts
+ *	as that user, while the uids of a container root created are users
+ *	of their own, of its @tenant
+ * @tenant: the container the call is accounted to as a whole: the
+ *	outermost user namespace below the initial one, if root created it,
+ *	whichever network namespaces the container makes; for an opener in
+ *	the initial user namespace, the network namespace it connected in,
+ *	unless that is the initial one.  NULL for the host (and for the
+ *	namespaces of an unprivileged user, who are that user's).  A key, to
+ *	compare only.  A provider that shares a capped resource gives each
+ *	pair of @tenant and @user a share, and each @tenant but NULL a bound
+ * @net: the network namespace whose listener the opener connected to
+ * @user_ns: the user namespace of @cred
+ * @pid_ns: the pid namespace the opener's process ids were made in: pid
+ *	numbers are shown in it, and a process outside it does not exist
+ *	for the caller
+ * @uts_ns: the UTS namespace of the opener's process (its first thread
+ *	that had not exited) when the connection was accepted; NULL if it
+ *	had exited by then: answer nothing that depends on it then
+ * @cgroup_ns: the cgroup namespace of the opener's process when the
+ *	connection was accepted; NULL if it had exited by then
+ * @init_ns: which of the caller's namespaces are the initial ones, as
+ *	CLONE_NEW* flags: see varlink_caller_in_init_ns()
+ * @boottime_offset: the offset of the opener's time namespace to
+ *	CLOCK_BOOTTIME, in nanoseconds (0 outside one): add it to a
+ *	CLOCK_BOOTTIME time, subtract it from the wall-clock time of boot
+ *
+ * The caller's namespaces are those of the connection's opener, whichever
+ * task sends the call and whether it runs in a kworker or in the caller's
+ * own task.  Everything here stays valid, without a reference of the
+ * provider's, until the call's final reply.
+ */
+struct varlink_caller {
+	const struct cred *cred;
+	const struct cred *sender_cred;
+	struct pid *pid;
+	kuid_t user;
+	const void *tenant;
+	struct net *net;
+	struct user_namespace *user_ns;
+	struct pid_namespace *pid_ns;
+	struct uts_namespace *uts_ns;
+	struct cgroup_namespace *cgroup_ns;
+	unsigned int init_ns;
+	s64 boottime_offset;
+};
+
+/**
+ * varlink_caller_in_init_ns() - whether the caller is in an initial
+ *	namespace
+ * @caller: the caller
+ * @nstype: CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS,
+ *	CLONE_NEWPID, CLONE_NEWNET or CLONE_NEWUSER
+ *
+ * Whether the opener's namespace of that type is the initial one, that
+ * of the kworkers that run callbacks: a provider that reads a namespaced
+ * file (an ipc sysctl, say) answers a caller of the initial namespace
+ * only, and refuses the others.  The ipc, mount, cgroup and UTS
+ * namespaces are those of the opener's process when the connection was
+ * accepted; one that had exited by then is in none.
+ *
+ * Return: true if it is the initial one.
+ */
+static inline bool varlink_caller_in_init_ns(const struct varlink_caller *caller,
+					     int nstype)
+{
+	return caller->init_ns & nstype;
+}
+
+const struct varlink_caller *varlink_call_caller(const struct varlink_call *call);
 bool varlink_call_more(const struct varlink_call *call);
-const struct cred *varlink_call_cred(const struct varlink_call *call);
-const struct cred *varlink_call_sender_cred(const struct varlink_call *call);
-kuid_t varlink_call_user(const struct varlink_call *call);
-const void *varlink_call_tenant(const struct varlink_call *call);
 bool varlink_call_capable(const struct varlink_call *call, int cap);
 bool varlink_call_ns_capable(const struct varlink_call *call,
 			     struct user_namespace *ns, int cap);
-struct net *varlink_call_net(const struct varlink_call *call);
-struct user_namespace *varlink_call_user_ns(const struct varlink_call *call);
-struct pid_namespace *varlink_call_pid_ns(const struct varlink_call *call);
-struct uts_namespace *varlink_call_uts_ns(const struct varlink_call *call);
-s64 varlink_call_boottime_offset(const struct varlink_call *call);
-bool varlink_call_in_init_ns(const struct varlink_call *call, int nstype);
+bool varlink_call_creds_allow(const struct varlink_call *call,
+			      bool (*allow)(const struct cred *cred,
+					    const void *data),
+			      const void *data);
 bool varlink_call_is_caller(const struct varlink_call *call,
 			    struct task_struct *task);
 void varlink_call_set_cancel(struct varlink_call *call,
@@ -405,11 +515,118 @@ void varlink_open_array(struct varlink_call *call, const char *key);
 void varlink_close_array(struct varlink_call *call);
 
 int varlink_reply_continues(struct varlink_call *call);
-int varlink_reply_wait(struct varlink_call *call);
 int varlink_reply(struct varlink_call *call);
 int varlink_error(struct varlink_call *call, const char *error);
 int varlink_error_invalid_parameter(struct varlink_call *call,
 				    const char *name);
+
+struct varlink_stream;
+
+/**
+ * struct varlink_stream_ops - what a provider's stream does
+ * @run: sends what is ready: writes each reply with the varlink_put_*()
+ *	functions and sends it with varlink_stream_reply(); it may end the
+ *	stream with varlink_reply() or varlink_error().  The core calls it
+ *	once the stream starts, then after each varlink_stream_kick(), never
+ *	twice at once, in process context, in the connection's worker: it
+ *	may sleep, but not wait for other tasks (it holds the connection).
+ *	It returns 0 when it has sent all there is, until the next kick;
+ *	-EAGAIN when varlink_stream_reply() asked it to pause (it runs again
+ *	once the client has read); the errno of varlink_stream_reply() that
+ *	failed otherwise; or another negative errno, without having ended
+ *	the stream, which ends it as a callback's would (see &struct
+ *	varlink_method).
+ * @stop: NULL, or sends the final reply of a stream ended from outside
+ *	(varlink_stream_end() without an error, or the interface being
+ *	unregistered) with varlink_reply() or varlink_error() and returns
+ *	0, or returns a negative errno to end it with, as a callback's
+ *	(see &struct varlink_method).  Without it, such a stream ends with
+ *	org.kernel.varlink.SystemError ESHUTDOWN.  Never called when the
+ *	client is gone, whose stream ends without a word.  Called as @run
+ *	is, instead of it.
+ * @release: frees the provider's object that holds the stream, once it
+ *	has ended: first it stops what kicks the stream (kicks that come
+ *	meanwhile do nothing).  In process context, before
+ *	varlink_unregister_interface() returns.
+ */
+struct varlink_stream_ops {
+	int (*run)(struct varlink_stream *stream);
+	int (*stop)(struct varlink_stream *stream);
+	void (*release)(struct varlink_stream *stream);
+};
+
+/**
+ * struct varlink_stream - a stream of replies to one call, which the core
+ *	runs
+ * @call: the call, for the reply functions, in @ops' callbacks and
+ *	those of varlink_stream_for_each()
+ * @ops: what the provider does
+ * @lock: the core's: serialises @ops' callbacks and
+ *	varlink_stream_for_each()'s
+ * @node: the core's: on the interface's streams
+ * @state: the core's
+ * @error: the core's: the final error varlink_stream_end() was given
+ * @end_work: the core's: takes the ended stream off its interface
+ * @free_work: the core's: releases it once no kick can find it
+ *
+ * A method with VARLINK_STREAM, called with "more", embeds one in an
+ * object of its own, initialises it with varlink_stream_init(),
+ * subscribes to what it watches (a notifier, a wait queue, a socket),
+ * whose events call varlink_stream_kick(), and returns
+ * varlink_stream_start().  From then on the stream is the core's, as a
+ * dump is netlink's: the core runs @ops->run when it is kicked, paces it
+ * to its client (its replies go out in batches, and it pauses while half
+ * of max_output waits to be read), counts it against the stream quotas,
+ * ends it when the client goes or the interface is unregistered, and
+ * calls @ops->release once nothing runs or kicks it any more.  The
+ * provider keeps no list, no id and no flag of its streams.
+ */
+struct varlink_stream {
+	struct varlink_call *call;
+	const struct varlink_stream_ops *ops;
+	struct mutex lock;
+	struct list_head node;
+	unsigned long state;
+	const char *error;
+	struct work_struct end_work;
+	struct rcu_work free_work;
+};
+
+void varlink_stream_init(struct varlink_stream *stream,
+			 const struct varlink_stream_ops *ops);
+int varlink_stream_start(struct varlink_call *call,
+			 struct varlink_stream *stream);
+void varlink_stream_kick(struct varlink_stream *stream);
+void varlink_stream_end(struct varlink_stream *stream, const char *error);
+int varlink_stream_reply(struct varlink_stream *stream);
+void varlink_stream_kick_all(const struct varlink_interface *iface);
+void varlink_stream_for_each(const struct varlink_interface *iface,
+			     int (*fn)(struct varlink_stream *stream,
+				       void *data),
+			     void *data);
+
+/**
+ * struct varlink_poll - a stream kicked by a file's poll
+ * @stream: the stream it kicks
+ * @file: the file, a reference of the provider's
+ * @whead: the wait queue of @file that @wait is on, or NULL
+ * @wait: on @whead
+ * @pt: puts @wait on @whead
+ *
+ * For a stream that waits for a file to be ready, as poll(2) would (a
+ * PSI trigger, a cgroup's events file): no worker waits meanwhile.
+ */
+struct varlink_poll {
+	struct varlink_stream *stream;
+	struct file *file;
+	wait_queue_head_t *whead;
+	wait_queue_entry_t wait;
+	poll_table pt;
+};
+
+__poll_t varlink_stream_poll(struct varlink_stream *stream,
+			     struct varlink_poll *poll, struct file *file);
+void varlink_stream_unpoll(struct varlink_poll *poll);
 
 /**
  * enum varlink_fs - the core's internal mounts, for varlink_file_read()
@@ -446,11 +663,40 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 			  const char *name, char *buf, size_t size);
 int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		       const char *name, const char *buf, size_t len);
-int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
-		      const char *dir,
-		      bool (*actor)(void *data, const char *name,
-				    unsigned int len, unsigned int d_type),
-		      void *data);
+
+/**
+ * struct varlink_walk_entry - an entry of a walk of a directory tree
+ * @path: its path relative to the mount's root, NUL-terminated
+ * @name: its name, the last component of @path
+ * @type: its DT_* type, as the directory lists it
+ * @depth: how deep it is: 1 for the entries of the directory the walk
+ *	started in
+ * @dir: its directory, open
+ *
+ * Valid until the walk's next step.
+ */
+struct varlink_walk_entry {
+	const char *path;
+	const char *name;
+	unsigned int type;
+	unsigned int depth;
+	struct file *dir;
+};
+
+/* varlink_walk_start(): below the start, directories are the kernel's */
+#define VARLINK_WALK_KERNEL	0x1
+/* The deepest level, and the longest path, a walk goes to */
+#define VARLINK_WALK_DEPTH_MAX	32
+#define VARLINK_WALK_PATH_MAX	512
+
+struct varlink_walk;
+struct varlink_walk *varlink_walk_start(struct varlink_call *call,
+					enum varlink_fs fs, const char *dir,
+					unsigned int max_depth,
+					unsigned int flags);
+int varlink_walk_next(struct varlink_walk *w, struct varlink_walk_entry *e);
+struct file *varlink_walk_enter(struct varlink_walk *w);
+void varlink_walk_end(struct varlink_walk *w);
 
 /*
  * For the test modules: exported in the symbol namespace VARLINK_TEST
@@ -464,7 +710,6 @@ int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
  */
 bool varlink_call_oneway(const struct varlink_call *call);
 const char *varlink_call_method(const struct varlink_call *call);
-pid_t varlink_call_pid(const struct varlink_call *call);
 void varlink_put_null(struct varlink_call *call, const char *key);
 int varlink_json_equal(const struct varlink_json *v, const char *json);
 
