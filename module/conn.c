@@ -24,10 +24,9 @@
  * CPU (a CPU quota, SCHED_IDLE): io_work only tries it, and if it is
  * taken, leaves a note (VL_CONN_IO_WANTED) that the holder reads after
  * it lets go, and queues io_work again (io_unlock()).  The output queue
- * is under a spinlock, which no task holds while off the CPU, and the
- * socket is written by whichever task finds nobody writing it (@tx_busy):
- * a task that finds it busy queues its message and leaves, and the
- * writer sends it before it stops (tx_push()).
+ * (txq.c) and @call are under spinlocks, which no task holds while off
+ * the CPU, and a task that finds another writing the socket leaves its
+ * message for it.
  *
  * Memory: what a connection holds is charged to the memory cgroup of
  * the process that opened it, as its socket recorded it at connect()
@@ -35,14 +34,13 @@
  * active one while the connection is served or sent to), so that a
  * client cannot pin kernel memory past its cgroup's limit; a charge that
  * fails closes the connection.  An idle connection holds no buffer.
- * Buffers up to VL_CONN_BUF come from a per-CPU cache (cache.c).
  *
  * Batching: while the next message has been read already, the reply to
- * the current one is held back in the output queue (up to VL_CONN_BUF),
+ * the current one is held back in the output queue (up to VL_BUF_SIZE),
  * so that a client that pipelines its calls gets their replies with one
  * sendmsg() instead of one each; so are the replies of a stream that its
  * method's callback or its stream's work (streams.c) sends, until they
- * fill VL_CONN_BUF or the callback returns (vl_conn_send()).
+ * fill VL_BUF_SIZE or the callback returns (vl_conn_send()).
  *
  * Backpressure: a new message is read only when no call is in flight and
  * every reply has been handed to the socket (or is held back, as above).
@@ -73,49 +71,20 @@
 #include <net/sock.h>
 
 #include "admission.h"
-#include "cache.h"
 #include "conn.h"
 #include "params.h"
 #include "peer.h"
 #include "sender.h"
 #include "stats.h"
 #include "test_hooks.h"
+#include "txq.h"
 #include "workers.h"
 
 enum {
 	VL_CONN_DEAD,		/* closing: read nothing, send nothing */
 	VL_CONN_TORN_DOWN,	/* teardown done */
-	VL_CONN_TX_FULL,	/* the socket took not all output: wake on space */
 	VL_CONN_IO_WANTED,	/* io_work found @io_lock taken: run it again */
 };
-
-/* Buffers up to this size come from buf_cache; so many replies are
- * batched: 16 of GetInfo's, for one
- */
-#define VL_CONN_BUF		8192
-/* Buffers of the output queue written to the socket in one sendmsg() */
-#define VL_CONN_IOVS		8
-
-/**
- * struct vl_txbuf - a buffer of the output queue
- * @node: on the connection's @txq
- * @head: the first byte not sent yet
- * @tail: the end of what is queued
- * @size: bytes of @data
- * @data: the messages, back to back
- *
- * Only the task that writes the socket (the connection's @tx_busy) reads
- * @data[@head..@tail), outside the lock; others only append after @tail.
- */
-struct vl_txbuf {
-	struct list_head node;
-	u32 head;
-	u32 tail;
-	u32 size;
-	char data[];
-};
-
-#define VL_TXBUF_DATA	(VL_CONN_BUF - sizeof(struct vl_txbuf))
 
 struct vl_conn {
 	struct socket *sock;
@@ -145,12 +114,8 @@ struct vl_conn {
 	struct vl_writers writers;	/* who wrote since, as they noted */
 	bool rx_mixed;			/* the next message has bytes of another too */
 
-	/* output and the call in flight, under @tx_lock */
-	spinlock_t tx_lock;
-	struct list_head txq;		/* struct vl_txbuf */
-	size_t tx_queued;		/* bytes in @txq not sent yet */
-	bool tx_busy;			/* a task writes @txq to the socket */
-	bool tx_again;			/* ... and is asked to go on */
+	struct vl_txq txq;		/* output, see txq.c */
+	spinlock_t lock;		/* @call */
 	struct varlink_call *call;
 };
 
@@ -166,7 +131,6 @@ DEFINE_SRCU(vl_callbacks_srcu);
 
 static DEFINE_SPINLOCK(conns_lock);
 static LIST_HEAD(conns);
-static struct vl_cache buf_cache;
 static struct workqueue_struct *conn_wq;
 
 void vl_conn_get(struct vl_conn *conn)
@@ -222,7 +186,7 @@ static void conn_write_space(struct sock *sk)
 	idx = srcu_read_lock(&vl_callbacks_srcu);
 	read_lock_bh(&sk->sk_callback_lock);
 	conn = sk->sk_user_data;
-	if (conn && test_and_clear_bit(VL_CONN_TX_FULL, &conn->flags))
+	if (conn && vl_txq_room(&conn->txq))
 		io_queue(conn);
 	read_unlock_bh(&sk->sk_callback_lock);
 	vl_test_delay(VL_TEST_CALLBACK_DELAY);
@@ -283,8 +247,9 @@ static void conn_data_ready(struct sock *sk)
 	} else if (READ_ONCE(vl_config.fast_path) && preemptible() &&
 		   mutex_trylock(&conn->io_lock)) {
 		done = conn_process(conn, true);
-		/* a stalled client holds the lock here, and only here */
-		vl_test_delay(VL_TEST_INLINE_DELAY);
+		/* where a client kept off the CPU holds its connection */
+		if (done)
+			vl_test_delay(VL_TEST_INLINE_DELAY);
 		io_unlock(conn);
 		vl_test_delay(VL_TEST_SENDER_DELAY);
 	}
@@ -308,220 +273,23 @@ void vl_conn_close(struct vl_conn *conn)
 	io_queue(conn);
 }
 
-/* A buffer of at least @size bytes, its size in *@cap. */
-static void *buf_alloc(size_t size, size_t *cap)
-{
-	if (size <= VL_CONN_BUF) {
-		*cap = VL_CONN_BUF;
-		return vl_cache_alloc(&buf_cache, GFP_KERNEL_ACCOUNT);
-	}
-	vl_stat_inc(allocations);
-	*cap = size;
-	return kvmalloc(size, GFP_KERNEL_ACCOUNT);
-}
-
-static void buf_free(void *buf, size_t cap)
-{
-	if (cap <= VL_CONN_BUF)
-		vl_cache_free(&buf_cache, buf);
-	else
-		kvfree(buf);
-}
-
-/* An output buffer with room for @len bytes, holding @msg. */
-static struct vl_txbuf *txbuf_new(const char *msg, size_t len)
-{
-	struct vl_txbuf *b;
-	size_t cap;
-
-	b = buf_alloc(max_t(size_t, struct_size(b, data, len), VL_CONN_BUF),
-		      &cap);
-	if (!b)
-		return NULL;
-	b->size = cap - sizeof(*b);
-	b->head = 0;
-	b->tail = len;
-	memcpy(b->data, msg, len);
-	return b;
-}
-
-static void txbuf_free(struct vl_txbuf *b)
-{
-	buf_free(b, sizeof(*b) + b->size);
-}
-
-/* Send what the socket takes of @iov now, without waiting.
- * Return: the bytes sent, or a negative errno other than -EAGAIN.
- */
-static ssize_t tx_write(struct vl_conn *conn, struct kvec *iov, size_t n,
-			size_t len)
-{
-	struct msghdr msg = { .msg_flags = MSG_DONTWAIT | MSG_NOSIGNAL };
-	bool asked = false;
-	size_t off = 0;
-	int sent;
-
-	while (off < len) {
-		sent = kernel_sendmsg(conn->sock, &msg, iov, n, len - off);
-		if (sent == -EAGAIN && !asked) {
-			/* ask for a wakeup, then try again: none is lost */
-			set_bit(VL_CONN_TX_FULL, &conn->flags);
-			/* the flag before the retry; conn_write_space() pairs */
-			smp_mb__after_atomic();
-			asked = true;
-			continue;
-		}
-		if (sent == -EAGAIN)
-			break;
-		if (sent < 0)
-			return sent;
-		off += sent;
-		vl_stat_inc(sends);
-		vl_stat_add(bytes_out, sent);
-		/* past what was sent, for the next try */
-		while (sent && n) {
-			size_t step = min_t(size_t, sent, iov->iov_len);
-
-			iov->iov_base += step;
-			iov->iov_len -= step;
-			sent -= step;
-			if (!iov->iov_len) {
-				iov++;
-				n--;
-			}
-		}
-	}
-	return off;
-}
-
-/* Drop @sent bytes from the head of the queue; buffers emptied go to
- * @done, to be freed outside the lock.
- */
-static void tx_consume(struct vl_conn *conn, size_t sent,
-		       struct list_head *done)
-{
-	struct vl_txbuf *b, *tmp;
-
-	lockdep_assert_held(&conn->tx_lock);
-	conn->tx_queued -= sent;
-	list_for_each_entry_safe(b, tmp, &conn->txq, node) {
-		size_t step = min_t(size_t, sent, b->tail - b->head);
-
-		b->head += step;
-		sent -= step;
-		if (b->head < b->tail)
-			break;
-		list_move_tail(&b->node, done);
-	}
-}
-
-/* The kvecs of what is queued, at most VL_CONN_IOVS buffers. */
-static size_t tx_iov(struct vl_conn *conn, struct kvec *iov, size_t *n)
-{
-	struct vl_txbuf *b;
-	size_t len = 0;
-
-	lockdep_assert_held(&conn->tx_lock);
-	*n = 0;
-	list_for_each_entry(b, &conn->txq, node) {
-		if (*n == VL_CONN_IOVS)
-			break;
-		iov[*n].iov_base = b->data + b->head;
-		iov[*n].iov_len = b->tail - b->head;
-		len += iov[(*n)++].iov_len;
-	}
-	return len;
-}
-
-/**
- * tx_push() - hand the output queue to the socket
- * @conn: the connection
- *
- * Writes what the socket takes now; what it does not take waits for
- * conn_write_space().  If another task is writing the socket, it is asked
- * to go on with what was queued since, and this returns at once: the
- * writer never waits for anybody but the socket.
- *
- * Return: 0, or a negative errno: the connection is then closed.
+/* Hand the output queue to the socket; a paced stream of the call in
+ * flight goes on once it leaves room (streams.c).  A send that fails
+ * closes the connection.
  */
 static int tx_push(struct vl_conn *conn)
 {
-	size_t low = vl_config.max_output / 2, len, n, before;
-	struct kvec iov[VL_CONN_IOVS];
-	struct vl_txbuf *b, *tmp;
-	LIST_HEAD(done);
-	ssize_t sent = 0;
 	bool room;
+	int err;
 
-	spin_lock(&conn->tx_lock);
-	before = conn->tx_queued;
-	if (conn->tx_busy) {
-		conn->tx_again = true;
-		spin_unlock(&conn->tx_lock);
-		return 0;
-	}
-	conn->tx_busy = true;
-	for (;;) {
-		conn->tx_again = false;
-		len = tx_iov(conn, iov, &n);
-		if (!len)
-			break;
-		spin_unlock(&conn->tx_lock);
-		sent = tx_write(conn, iov, n, len);
-		spin_lock(&conn->tx_lock);
-		if (sent < 0)
-			break;
-		tx_consume(conn, sent, &done);
-		/* the socket is full, unless room came since it said so */
-		if (sent < len && !conn->tx_again)
-			break;
-	}
-	conn->tx_busy = false;
-	/* a paced stream of the call in flight goes on (streams.c) */
-	room = conn->call && before > low && conn->tx_queued <= low;
-	spin_unlock(&conn->tx_lock);
-	if (room)
-		io_queue(conn);
-
-	list_for_each_entry_safe(b, tmp, &done, node)
-		txbuf_free(b);
-	if (sent < 0) {
-		pr_debug_ratelimited("closing a connection: send (%zd)\n", sent);
+	err = vl_txq_push(&conn->txq, conn->sock, &room);
+	if (err) {
+		pr_debug_ratelimited("closing a connection: send (%d)\n", err);
 		vl_conn_close(conn);
-		return sent;
+	} else if (room) {
+		io_queue(conn);
 	}
-	return 0;
-}
-
-/* Queue @msg whole, at the end of the output queue. */
-static int tx_queue(struct vl_conn *conn, const char *msg, size_t len)
-{
-	struct vl_txbuf *b;
-
-	spin_lock(&conn->tx_lock);
-	if (conn->tx_queued + len > vl_config.max_output) {
-		spin_unlock(&conn->tx_lock);
-		return -ENOBUFS;
-	}
-	b = list_empty(&conn->txq) ? NULL :
-	    list_last_entry(&conn->txq, struct vl_txbuf, node);
-	if (b && b->size - b->tail >= len) {
-		memcpy(b->data + b->tail, msg, len);
-		b->tail += len;
-		conn->tx_queued += len;
-		spin_unlock(&conn->tx_lock);
-		return 0;
-	}
-	spin_unlock(&conn->tx_lock);
-
-	b = txbuf_new(msg, len);
-	if (!b)
-		return -ENOMEM;
-	spin_lock(&conn->tx_lock);
-	list_add_tail(&b->node, &conn->txq);
-	conn->tx_queued += len;
-	spin_unlock(&conn->tx_lock);
-	return 0;
+	return err;
 }
 
 /**
@@ -531,10 +299,10 @@ static int tx_queue(struct vl_conn *conn, const char *msg, size_t len)
  * @len: bytes of @msg
  * @hold: more messages follow at once: hold this one back for them
  *
- * Messages are held back, up to VL_CONN_BUF bytes, to go out with the
+ * Messages are held back, up to VL_BUF_SIZE bytes, to go out with the
  * next one in one write: the replies of a stream that its method's
  * callback or its stream's work sends (@hold), until they fill
- * VL_CONN_BUF, or the callback or the stream's run returns; and the
+ * VL_BUF_SIZE, or the callback or the stream's run returns; and the
  * connection reader's replies while the client's next message is read
  * already, so that a client that pipelines its calls gets their replies
  * in one go.  vl_conn_flush() sends what is held.
@@ -556,7 +324,7 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len,
 	hold = hold || (READ_ONCE(conn->server) == current && conn->cork);
 
 	old_memcg = set_active_memcg(conn->peer.memcg);
-	err = tx_queue(conn, msg, len);
+	err = vl_txq_queue(&conn->txq, msg, len);
 	set_active_memcg(old_memcg);
 	if (err) {
 		pr_debug_ratelimited("closing a connection: output queue (%d)\n",
@@ -564,7 +332,7 @@ int vl_conn_send(struct vl_conn *conn, const char *msg, size_t len,
 		vl_conn_close(conn);
 		return err;
 	}
-	if (hold && READ_ONCE(conn->tx_queued) <= VL_CONN_BUF)
+	if (hold && vl_txq_queued(&conn->txq) <= VL_BUF_SIZE)
 		return 0;
 	return tx_push(conn);
 }
@@ -588,7 +356,7 @@ void vl_conn_flush(struct vl_conn *conn)
  */
 bool vl_conn_output_low(struct vl_conn *conn)
 {
-	return READ_ONCE(conn->tx_queued) <= vl_config.max_output / 2;
+	return vl_txq_queued(&conn->txq) <= vl_config.max_output / 2;
 }
 
 /**
@@ -601,10 +369,10 @@ bool vl_conn_output_low(struct vl_conn *conn)
  */
 void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call)
 {
-	spin_lock(&conn->tx_lock);
+	spin_lock(&conn->lock);
 	WARN_ON_ONCE(conn->call);
 	conn->call = call;
-	spin_unlock(&conn->tx_lock);
+	spin_unlock(&conn->lock);
 }
 
 /**
@@ -616,10 +384,10 @@ void vl_conn_call_start(struct vl_conn *conn, struct varlink_call *call)
  */
 void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call)
 {
-	spin_lock(&conn->tx_lock);
+	spin_lock(&conn->lock);
 	if (conn->call == call)
 		conn->call = NULL;
-	spin_unlock(&conn->tx_lock);
+	spin_unlock(&conn->lock);
 	/* finished from elsewhere: the connection's reader must go on */
 	if (READ_ONCE(conn->server) != current)
 		io_queue(conn);
@@ -627,7 +395,7 @@ void vl_conn_call_done(struct vl_conn *conn, struct varlink_call *call)
 
 static void rx_release(struct vl_conn *conn)
 {
-	buf_free(conn->rx, conn->rx_cap);
+	vl_buf_free(conn->rx, conn->rx_cap);
 	conn->rx = NULL;
 	conn->rx_cap = 0;
 }
@@ -640,12 +408,12 @@ static int rx_grow(struct vl_conn *conn)
 	char *buf;
 
 	lockdep_assert_held(&conn->io_lock);
-	buf = buf_alloc(min_t(size_t, conn->rx_cap * 2, max), &cap);
+	buf = vl_buf_alloc(min_t(size_t, conn->rx_cap * 2, max), &cap);
 	if (!buf)
 		return -ENOMEM;
 	if (conn->rx_len)
 		memcpy(buf, conn->rx, conn->rx_len);
-	buf_free(conn->rx, conn->rx_cap);
+	vl_buf_free(conn->rx, conn->rx_cap);
 	conn->rx = buf;
 	conn->rx_cap = min_t(size_t, cap, max);
 	return 0;
@@ -765,11 +533,11 @@ static struct varlink_call *conn_call_get(struct vl_conn *conn)
 {
 	struct varlink_call *call;
 
-	spin_lock(&conn->tx_lock);
+	spin_lock(&conn->lock);
 	call = conn->call;
 	if (call)
 		conn->ops->get(call);
-	spin_unlock(&conn->tx_lock);
+	spin_unlock(&conn->lock);
 	return call;
 }
 
@@ -827,14 +595,15 @@ static bool conn_idle(struct vl_conn *conn, int *err)
 {
 	bool hold, idle;
 
-	spin_lock(&conn->tx_lock);
+	spin_lock(&conn->lock);
 	/* replies held back go out with the next message's reply */
-	hold = conn->cork && !conn->call && conn->tx_queued < VL_CONN_BUF;
-	spin_unlock(&conn->tx_lock);
+	hold = conn->cork && !conn->call &&
+	       vl_txq_queued(&conn->txq) < VL_BUF_SIZE;
+	spin_unlock(&conn->lock);
 	*err = hold ? 0 : tx_push(conn);
-	spin_lock(&conn->tx_lock);
-	idle = !conn->call && (hold || !conn->tx_queued);
-	spin_unlock(&conn->tx_lock);
+	spin_lock(&conn->lock);
+	idle = !conn->call && (hold || !vl_txq_queued(&conn->txq));
+	spin_unlock(&conn->lock);
 	return idle;
 }
 
@@ -938,7 +707,6 @@ static void io_resume(struct vl_worker *w)
 static void free_work(struct work_struct *work)
 {
 	struct vl_conn *conn = container_of(work, struct vl_conn, free_work);
-	struct vl_txbuf *b, *tmp;
 
 	/* nothing queues io_work any more: the socket's callbacks are gone */
 	cancel_work_sync(&conn->io_work);
@@ -947,8 +715,7 @@ static void free_work(struct work_struct *work)
 	put_pid(conn->sender.pid);
 	vl_writers_release(&conn->writers);
 	rx_release(conn);
-	list_for_each_entry_safe(b, tmp, &conn->txq, node)
-		txbuf_free(b);
+	vl_txq_release(&conn->txq);
 	vl_peer_put(&conn->peer);
 	mutex_destroy(&conn->io_lock);
 	kfree(conn);
@@ -991,8 +758,8 @@ int vl_conn_create(struct socket *sock, const struct vl_conn_ops *ops)
 	INIT_WORK(&conn->io_work, io_work);
 	INIT_WORK(&conn->free_work, free_work);
 	vl_worker_init(&conn->worker, &conn->peer, io_resume);
-	spin_lock_init(&conn->tx_lock);
-	INIT_LIST_HEAD(&conn->txq);
+	spin_lock_init(&conn->lock);
+	vl_txq_init(&conn->txq);
 	mutex_init(&conn->io_lock);
 	vl_writers_init(&conn->writers);
 	refcount_set(&conn->ref, 1);
@@ -1080,7 +847,7 @@ int vl_conn_init(void)
 	conn_wq = alloc_workqueue("varlink", WQ_UNBOUND, VL_WORKERS_MAX);
 	if (!conn_wq)
 		return -ENOMEM;
-	err = vl_cache_init(&buf_cache, "varlink_buf", VL_CONN_BUF);
+	err = vl_bufs_init();
 	if (err)
 		destroy_workqueue(conn_wq);
 	return err;
@@ -1095,5 +862,5 @@ int vl_conn_init(void)
 void vl_conn_exit(void)
 {
 	destroy_workqueue(conn_wq);
-	vl_cache_destroy(&buf_cache);
+	vl_bufs_exit();
 }

@@ -31,7 +31,6 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
-#include <linux/mutex.h>
 #include <linux/namei.h>
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
@@ -50,7 +49,6 @@ static const char *const fs_types[VARLINK_FS_COUNT] = {
 	[VARLINK_CGROUP2] = "cgroup2",
 };
 
-static DEFINE_MUTEX(fs_lock);		/* making a mount */
 static struct vfsmount *fs_mnts[VARLINK_FS_COUNT];
 static const struct cred *files_cred;	/* what a NULL call acts as */
 
@@ -75,7 +73,11 @@ static void fs_mount_fn(struct work_struct *work)
 	module_put(type->owner);
 }
 
-/* The internal mount of @fs, made now if it is not yet. */
+/* The internal mount of @fs, made now if it is not yet.  A caller may
+ * run this in its own task (the fast path), which a client can keep off
+ * the CPU: no lock is held that others would wait on.  Two first users
+ * may both mount; the one that publishes second unmounts its own.
+ */
 static struct vfsmount *fs_mount(enum varlink_fs fs)
 {
 	struct fs_mount_work mw = { .fs = fs };
@@ -87,19 +89,17 @@ static struct vfsmount *fs_mount(enum varlink_fs fs)
 	mnt = smp_load_acquire(&fs_mnts[fs]);
 	if (mnt)
 		return mnt;
-	mutex_lock(&fs_lock);
-	mnt = fs_mnts[fs];
-	if (!mnt) {
-		INIT_WORK_ONSTACK(&mw.work, fs_mount_fn);
-		queue_work(system_unbound_wq, &mw.work);
-		flush_work(&mw.work);
-		destroy_work_on_stack(&mw.work);
-		mnt = mw.mnt;
-		if (!IS_ERR(mnt))
-			/* whole before it is seen: pairs with the acquire */
-			smp_store_release(&fs_mnts[fs], mnt);
-	}
-	mutex_unlock(&fs_lock);
+	INIT_WORK_ONSTACK(&mw.work, fs_mount_fn);
+	queue_work(system_unbound_wq, &mw.work);
+	flush_work(&mw.work);
+	destroy_work_on_stack(&mw.work);
+	if (IS_ERR(mw.mnt))
+		return mw.mnt;
+	/* whole before it is seen: pairs with the acquire */
+	mnt = cmpxchg_release(&fs_mnts[fs], NULL, mw.mnt);
+	if (!mnt)
+		return mw.mnt;
+	kern_unmount(mw.mnt);	/* another made it first */
 	return mnt;
 }
 

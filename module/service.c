@@ -8,6 +8,7 @@
 #include <linux/slab.h>
 #include <linux/srcu.h>
 #include <linux/utsname.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
 #include "call.h"
@@ -71,8 +72,12 @@ static const char service_idl[] =
  * once for the initial network namespace and once for the others (which
  * are served the VARLINK_NETNS interfaces only), with the registry's
  * generation it lists, and each call copies it.  The first call after the
- * registry changed writes it afresh.  A call copies under info_srcu, as
- * the copy may allocate.
+ * registry changed has it written afresh, by info_work: GetInfo may run
+ * in its caller's task (VARLINK_INLINE), which a client can keep off the
+ * CPU, and must not hold the locks the writing takes (info_lock, the
+ * registry's) that workers would then wait on; it waits for the work
+ * item instead, holding nothing.  A call copies under info_srcu, as the
+ * copy may allocate.
  */
 struct info_reply {
 	unsigned long gen;	/* vl_registry_gen() of what it lists */
@@ -139,11 +144,10 @@ static void info_free(struct rcu_head *head)
 
 /* Write GetInfo's replies afresh for the registry as it is now, but one
  * that another call wrote meanwhile.  A reply that cannot be written is
- * left out: the next call tries again.  GetInfo may run in the caller's
- * task (VARLINK_INLINE): the old replies are freed once their readers are
- * done, without waiting for them here.
+ * left out: the next call tries again.  The old replies are freed once
+ * their readers are done, without waiting for them here.
  */
-static void info_prepare(void)
+static void info_prepare(struct work_struct *work)
 {
 	struct info_reply *r;
 	unsigned int i;
@@ -162,6 +166,8 @@ static void info_prepare(void)
 	mutex_unlock(&info_lock);
 }
 
+static DECLARE_WORK(info_work, info_prepare);
+
 static int get_info(struct varlink_call *call, const void *params)
 {
 	bool host = net_eq(varlink_call_caller(call)->net, &init_net);
@@ -179,7 +185,8 @@ static int get_info(struct varlink_call *call, const void *params)
 		srcu_read_unlock(&info_srcu, idx);
 		if (ok)
 			return varlink_reply(call);
-		info_prepare();
+		queue_work(system_unbound_wq, &info_work);
+		flush_work(&info_work);
 	}
 	return -ENOMEM;
 }
@@ -370,6 +377,7 @@ void vl_service_exit(void)
 	varlink_unregister_interface(&kernel_iface);
 	varlink_unregister_interface(&service_iface);
 	/* GetInfo has no caller left: nobody reads them */
+	flush_work(&info_work);
 	for (i = 0; i < ARRAY_SIZE(info_replies); i++)
 		kfree(rcu_replace_pointer(info_replies[i], NULL, true));
 	/* and the replies info_prepare() replaced are freed before the

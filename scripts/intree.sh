@@ -83,10 +83,22 @@ put_text() {
 }
 
 # Keep the blocks of module/Kbuild (separated by blank lines) whose
-# objects are built by the options in $1, and every block with none.
+# objects are built by the options in $1, and every block with none; the
+# block that derives the providers from Kconfig becomes one block of two
+# lines for each provider in $1, as a kernel Makefile says them.
 filter_kbuild() {
-	awk -v keep=" $1 " '
+	local c n providers
+
+	providers=$(for c in $provider_configs; do
+		case " $1 " in *" $c "*) ;; *) continue ;; esac
+		n=$(echo "${c#VARLINK_}" | tr 'A-Z' 'a-z')
+		printf '# org.kernel.%s\nobj-$(CONFIG_%s) += varlink_%s.o\nvarlink_%s-y := interfaces/%s.o\n\n' \
+			"$n" "$c" "$n" "$n" "$n"
+	done)
+	PROVIDERS=$providers awk -v keep=" $1 " '
 		function flush() {
+			if (block ~ /vl-providers/)
+				block = ENVIRON["PROVIDERS"] ? ENVIRON["PROVIDERS"] "\n" : ""
 			if (block != "" && ok)
 				printf "%s%s", (n++ ? "\n" : ""), block
 			block = ""; ok = 1

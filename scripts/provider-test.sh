@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# A provider is its .c, its block in module/Kbuild and its entry in
-# module/Kconfig, and nothing else: a throwaway provider added in those
-# three places, in a copy of this tree, is built out of tree against a
-# kernel build tree (the top Kbuild sets its option), and is in the
+# A provider is its .c and its entry in module/Kconfig, and nothing else:
+# a throwaway provider added in those two places, in a copy of this
+# tree, is built out of tree against a kernel build tree (the Kbuild
+# files derive its object and its option from Kconfig), and is in the
 # in-tree patch series (intree.sh --patches against a kernel source
 # tree): its file, its Makefile block and its Kconfig entry.  Prints TAP.
 # Usage: provider-test.sh KDIR KSRC
@@ -42,8 +42,6 @@ module_varlink_interface(throwaway_iface);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("A provider that the tests add and remove");
 C
-printf '\n# org.kernel.throwaway\nobj-$(CONFIG_VARLINK_THROWAWAY) += varlink_throwaway.o\nvarlink_throwaway-y := interfaces/throwaway.o\n' \
-	>>"$tree/module/Kbuild"
 awk '/^config VARLINK_DEBUG$/ {
 	print "config VARLINK_THROWAWAY"
 	print "\ttristate \"org.kernel.throwaway\""

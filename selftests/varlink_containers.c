@@ -49,7 +49,7 @@
 #define NET_IFACE	"org.kernel.network"
 #define NET_MONITOR	"{\"method\":\"" NET_IFACE ".MonitorLinks\",\"more\":true}"
 #define LINK_NOT_FOUND	NET_IFACE ".LinkNotFound"
-#define TOO_MANY	NET_IFACE ".TooManyMonitors"
+#define TOO_MANY	"org.kernel.varlink.TooManyStreams"
 #define NOT_FOUND	"org.kernel.process.ProcessNotFound"
 #define DESCRIBE	CALL("org.kernel.system.Describe", "{}")
 #define DENIED		"org.varlink.service.PermissionDenied"
@@ -466,8 +466,8 @@ static int net_container(void *arg, int sync)
 
 /* What a container's root may stream: the limits of a user without CAP_NET_ADMIN */
 struct share_ctx {
-	long max;		/* max_monitors less its reserve */
-	long per_user;		/* max_monitors_per_user */
+	long max;		/* max_streams less its reserve */
+	long per_user;		/* max_streams_per_user */
 };
 
 /*
@@ -522,16 +522,6 @@ static char *read_line(const char *path)
 	if (s)
 		s[strcspn(s, "\n")] = '\0';
 	return s;
-}
-
-/* A parameter of varlink_network.ko, or -1 */
-static long net_param(const char *name)
-{
-	char *s = read_line(vt_fmt("/sys/module/varlink_network/parameters/%s", name));
-	long v = s ? strtol(s, NULL, 10) : -1;
-
-	free(s);
-	return v;
 }
 
 FIXTURE(net) {
@@ -619,15 +609,16 @@ TEST_F_TIMEOUT(net, links, 120)
 
 /*
  * Root of a container made by a user is no admin of the streams, which
- * are one pool for the whole system: it runs its owner's share, and the
- * reserve for CAP_NET_ADMIN is not counted for it.
+ * are one pool for the whole system (the core's stream quotas, which
+ * bound MonitorLinks): it runs its owner's share, and the reserve for
+ * CAP_SYS_ADMIN is not counted for it.
  */
 TEST_F_TIMEOUT(net, container_root_is_no_admin, 120)
 {
 	struct share_ctx ctx;
-	long max = net_param("max_monitors");
+	long max = vt_param("max_streams", 0);
 
-	ctx.per_user = net_param("max_monitors_per_user");
+	ctx.per_user = vt_param("max_streams_per_user", 0);
 	ctx.max = max - max / 8;
 	ASSERT_LT(0, ctx.per_user);
 	/* the share is what runs out, not the streams of all users */
@@ -641,8 +632,8 @@ TEST_F_TIMEOUT(net, container_root_is_no_admin, 120)
 #define CT_UIDS		7
 
 struct tenant_ctx {
-	long per_user;		/* max_monitors_per_user */
-	long per_container;	/* max_monitors_per_container */
+	long per_user;		/* max_streams_per_user */
+	long per_container;	/* max_streams_per_container */
 	const char *call;	/* a call that starts a stream */
 	const char *too_many;	/* the error past the shares */
 };
@@ -686,7 +677,7 @@ static int tenant_streams_uid(const struct tenant_ctx *ctx, unsigned int uid,
 
 /*
  * Root of a container that root made: its uids 0 to CT_UIDS - 1 start
- * streams, as many as they are given: max_monitors_per_container in all.
+ * streams, as many as they are given: max_streams_per_container in all.
  * It tells the test once they run, and holds them until the test is done.
  */
 static int tenant_streams(void *arg, int sync)
@@ -754,7 +745,7 @@ static bool host_streams(unsigned int uid)
 
 /*
  * A container is one tenant of the streams: all its users together run
- * max_monitors_per_container, each of them its share, however many uids
+ * max_streams_per_container, each of them its share, however many uids
  * it has; without that bound its root could take every stream but the
  * reserve with seven of its uids, and lock every user of the host out.
  * Users of the host start theirs beside it.
@@ -762,12 +753,12 @@ static bool host_streams(unsigned int uid)
 TEST_F_TIMEOUT(net, container_is_one_tenant, 120)
 {
 	struct tenant_ctx ctx = {
-		.per_user = net_param("max_monitors_per_user"),
-		.per_container = net_param("max_monitors_per_container"),
+		.per_user = vt_param("max_streams_per_user", 0),
+		.per_container = vt_param("max_streams_per_container", 0),
 		.call = NET_MONITOR,
 		.too_many = TOO_MANY,
 	};
-	long max = net_param("max_monitors");
+	long max = vt_param("max_streams", 0);
 
 	ASSERT_LT(0, ctx.per_user);
 	EXPECT_LT(ctx.per_user, ctx.per_container);

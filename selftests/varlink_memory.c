@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * org.kernel.memory and org.kernel.pressure (varlink_memory.ko): Get and
+ * org.kernel.memory and org.kernel.pressure (varlink_memory.ko and
+ * varlink_pressure.ko): Get and
  * GetStatistics against /proc/meminfo and /proc/vmstat read around the
  * call, pressure.Get against /proc/pressure/RESOURCE (or
  * PressureUnavailable where the kernel has no such file), for every kind
@@ -10,7 +11,7 @@
  * rules for the window (checked against what the kernel itself says to
  * the same caller writing /proc/pressure/cpu), its limits, a trigger
  * that fires under CPU pressure, the server's stream quota, and a stream
- * ended by unloading the module.
+ * ended by unloading its module.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +28,7 @@
 
 #define MEMORY		"org.kernel.memory"
 #define PRESSURE	"org.kernel.pressure"
-#define MODULE		"varlink_memory"
+#define MODULE		"varlink_pressure"
 #define MEM_GET		KS_CALL(MEMORY ".Get", "{}")
 #define MEM_STATS	KS_CALL(MEMORY ".GetStatistics", "{}")
 #define UNAVAILABLE	PRESSURE ".PressureUnavailable"
@@ -952,6 +953,8 @@ TEST(unload)
 	EXPECT_TRUE(vt_is_error(msg, PRESSURE ".MonitorEnded")) TH_LOG("%s", msg);
 	vt_close(&c);
 	ASSERT_EQ(0, vt_insmod(MODULE));
+	EXPECT_TRUE(vt_interface_served(PRESSURE));
+	/* org.kernel.memory is a module of its own: it stayed */
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(1, vt_call(&c, MEM_GET, &msg));
 	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);

@@ -40,7 +40,7 @@
 	"{\"method\":\"" NET_IFACE ".MonitorLinks\",\"more\":true}"
 #define INVALID		"org.varlink.service.InvalidParameter"
 #define NOT_FOUND	NET_IFACE ".LinkNotFound"
-#define TOO_MANY	NET_IFACE ".TooManyMonitors"
+#define TOO_MANY	"org.kernel.varlink.TooManyStreams"
 #define ENDED		NET_IFACE ".MonitorEnded"
 #define DESCRIBE	"{\"method\":\"org.varlink.service.GetInterfaceDescription\"," \
 			"\"parameters\":{\"interface\":\"" NET_IFACE "\"}}"
@@ -949,6 +949,25 @@ static int module_param_ull(const char *param, unsigned long long *v)
 	return end == buf || (*end && *end != '\n') ? -EINVAL : 0;
 }
 
+/*
+ * Wait until no connection is left but the fixture's: no stream of an
+ * earlier test is left then, as the core ends a connection's call before
+ * it stops counting the connection.
+ */
+static int settle(void)
+{
+	long long deadline = vt_now_ms() + VT_TIMEOUT_MS;
+
+	while (vt_stat("connections") != 1) {
+		if (vt_now_ms() > deadline)
+			return -ETIMEDOUT;
+		vt_sleep_ms(20);
+	}
+	return 0;
+}
+
+static long long json_param(const char *msg, const char *name);
+
 /* Make and delete a link: a stream whose client is gone learns it. */
 static int poke(void)
 {
@@ -958,8 +977,9 @@ static int poke(void)
 }
 
 /*
- * max_monitors streams at once: one more gets TooManyMonitors; once a
- * client has vanished, its place is free again.
+ * MonitorLinks streams are the core's, bounded by its stream quotas:
+ * max_streams at once for root (who has the reserve), one more gets
+ * TooManyStreams; once a client has vanished, its place is free again.
  */
 TEST_F_TIMEOUT(net, monitor_limit, 180)
 {
@@ -971,11 +991,10 @@ TEST_F_TIMEOUT(net, monitor_limit, 180)
 	bool started = false;
 	unsigned int i;
 
+	ASSERT_EQ(0, settle());	/* no stream of an earlier test is left */
 	ASSERT_EQ(0, vt_open_ready(&extra));
-	ASSERT_EQ(0, module_param_ull("max_monitors", &max));
-	/* the default, and within max_connections_per_uid with room to spare */
-	ASSERT_EQ(64, max);
-	ASSERT_EQ(0, poke());	/* no stream of an earlier test is left */
+	max = vt_param("max_streams", 0);
+	ASSERT_LT(0, max);
 	conns = calloc(max, sizeof(*conns));
 	ASSERT_NE(NULL, conns);
 
@@ -988,7 +1007,7 @@ TEST_F_TIMEOUT(net, monitor_limit, 180)
 	ASSERT_EQ(1, vt_recv(&extra, VT_TIMEOUT_MS, &msg));
 	EXPECT_EQ(NULL, vt_reply_problem(msg));
 	ASSERT_TRUE(vt_is_error(msg, TOO_MANY)) TH_LOG("%s", msg);
-	EXPECT_TRUE(json_ull(msg, "parameters.max", &max) && max == 64) TH_LOG("%s", msg);
+	EXPECT_EQ((long long)max, json_param(msg, "max")) TH_LOG("%s", msg);
 	problem = get_link_problem(&extra, "{\"name\":\"lo\"}", "lo");
 	ASSERT_EQ(NULL, problem) TH_LOG("%s", problem);
 
@@ -1026,7 +1045,7 @@ TEST_F_TIMEOUT(net, monitor_limit, 180)
 /* What opening streams came to */
 struct share {
 	int started;		/* streams that started */
-	bool refused;		/* the one after them got TooManyMonitors */
+	bool refused;		/* the one after them got TooManyStreams */
 	long long max;		/* its parameters, -1 if absent */
 	long long max_per_user;
 	char problem[200];	/* what else went wrong, "" if nothing */
@@ -1038,27 +1057,12 @@ struct sharer {
 	struct share s;
 };
 
-/* The default limits of varlink_network.ko, which these tests expect */
-#define MAX_MONITORS	64
-#define PER_USER	8
-#define RESERVE		(MAX_MONITORS / 8)
-
-/*
- * Wait until no connection is left but the fixture's: no stream of an
- * earlier test is left then, as the core ends a connection's call before
- * it stops counting the connection.
+/* The core's stream quotas, read by check_defaults(), and bounds of the
+ * arrays the tests fill (the defaults are 128 and 16)
  */
-static int settle(void)
-{
-	long long deadline = vt_now_ms() + VT_TIMEOUT_MS;
-
-	while (vt_stat("connections") != 1) {
-		if (vt_now_ms() > deadline)
-			return -ETIMEDOUT;
-		vt_sleep_ms(20);
-	}
-	return 0;
-}
+static int max_streams, per_user, reserve;
+#define STREAMS_MAX	1024
+#define PER_USER_MAX	64
 
 /* A parameter of a reply, or -1 */
 static long long json_param(const char *msg, const char *name)
@@ -1219,27 +1223,27 @@ static int share_end(struct sharer *u, int n, int go)
 	return err;
 }
 
-/* The limits in force must be the defaults the tests are written for. */
+/* The core's stream quotas in force, within what the tests can fill. */
 static void check_defaults(struct __test_metadata *_metadata)
 {
-	unsigned long long v;
-
-	ASSERT_EQ(0, module_param_ull("max_monitors", &v));
-	ASSERT_EQ(MAX_MONITORS, v);
-	/* EXPECT: without the parameter, the tests still show what is wrong */
-	v = 0;
-	EXPECT_EQ(0, module_param_ull("max_monitors_per_user", &v));
-	EXPECT_EQ(PER_USER, v);
+	max_streams = vt_param("max_streams", 0);
+	per_user = vt_param("max_streams_per_user", 0);
+	reserve = max_streams / 8;
+	ASSERT_LT(0, per_user);
+	ASSERT_GE(PER_USER_MAX, per_user);
+	ASSERT_LE(per_user, max_streams);
+	ASSERT_GE(STREAMS_MAX, max_streams);
+	/* a host user: no container share applies */
 }
 
 /*
- * A user without CAP_NET_ADMIN runs its share of streams, then gets
- * TooManyMonitors that says so; another user has a share of its own,
+ * A user without CAP_SYS_ADMIN runs its share of streams, then gets
+ * TooManyStreams that says so; another user has a share of its own,
  * and root is not held to a share.
  */
 TEST_F_TIMEOUT(net, monitor_per_user, 180)
 {
-	struct vt_conn root[PER_USER + 1] = {};
+	struct vt_conn root[PER_USER_MAX + 1] = {};
 	struct sharer users[2];
 	struct share s;
 	int go[2], i;
@@ -1248,25 +1252,25 @@ TEST_F_TIMEOUT(net, monitor_per_user, 180)
 	ASSERT_EQ(0, settle());
 	ASSERT_EQ(0, pipe(go));
 
-	ASSERT_EQ(0, share_start(&users[0], 65534, PER_USER + 1, false, go));
+	ASSERT_EQ(0, share_start(&users[0], 65534, per_user + 1, false, go));
 	s = users[0].s;
 	ASSERT_STREQ("", s.problem);
-	EXPECT_EQ(PER_USER, s.started);
+	EXPECT_EQ(per_user, s.started);
 	ASSERT_TRUE(s.refused);
-	EXPECT_EQ(MAX_MONITORS - RESERVE, s.max);
-	EXPECT_EQ(PER_USER, s.max_per_user);
+	EXPECT_EQ(max_streams - reserve, s.max);
+	EXPECT_EQ(per_user, s.max_per_user);
 
 	ASSERT_EQ(0, share_start(&users[1], 65533, 1, false, go));
 	s = users[1].s;
 	ASSERT_STREQ("", s.problem);
 	EXPECT_EQ(1, s.started);
 
-	share_fill(root, PER_USER + 1, false, &s);
+	share_fill(root, per_user + 1, false, &s);
 	ASSERT_STREQ("", s.problem);
-	EXPECT_EQ(PER_USER + 1, s.started);
+	EXPECT_EQ(per_user + 1, s.started);
 	EXPECT_FALSE(s.refused);
 
-	for (i = 0; i < PER_USER + 1; i++)
+	for (i = 0; i < per_user + 1; i++)
 		vt_close(&root[i]);
 	EXPECT_EQ(0, share_end(users, 2, go[1]));
 	ASSERT_EQ(0, poke());
@@ -1292,32 +1296,32 @@ TEST_F_TIMEOUT(net, monitor_per_user_userns, 180)
 	EXPECT_EQ(3, s.started);
 
 	/* from uids 0, 1, 2... of the namespace, each a uid of its own */
-	ASSERT_EQ(0, share_start(&users[1], 65534, PER_USER + 1, true, go));
+	ASSERT_EQ(0, share_start(&users[1], 65534, per_user + 1, true, go));
 	s = users[1].s;
 	ASSERT_STREQ("", s.problem);
-	EXPECT_EQ(PER_USER - 3, s.started);
+	EXPECT_EQ(per_user - 3, s.started);
 	ASSERT_TRUE(s.refused);
-	EXPECT_EQ(PER_USER, s.max_per_user);
+	EXPECT_EQ(per_user, s.max_per_user);
 
 	/* which leaves another user its share */
-	ASSERT_EQ(0, share_start(&users[2], 65533, PER_USER, false, go));
+	ASSERT_EQ(0, share_start(&users[2], 65533, per_user, false, go));
 	s = users[2].s;
 	ASSERT_STREQ("", s.problem);
-	EXPECT_EQ(PER_USER, s.started);
+	EXPECT_EQ(per_user, s.started);
 
 	EXPECT_EQ(0, share_end(users, 3, go[1]));
 	ASSERT_EQ(0, poke());
 }
 
 /*
- * Users without CAP_NET_ADMIN fill all but the reserve, each its share,
+ * Users without CAP_SYS_ADMIN fill all but the reserve, each its share,
  * the last one less; then a new user gets nothing, and root gets the
  * reserve, and no more.
  */
 TEST_F_TIMEOUT(net, monitor_reserve, 240)
 {
-	struct sharer users[MAX_MONITORS / PER_USER + 2];
-	struct vt_conn root[RESERVE + 1] = {};
+	struct sharer users[STREAMS_MAX + 2];
+	struct vt_conn root[STREAMS_MAX / 8 + 1] = {};
 	int go[2], i, n = 0, total = 0;
 	struct share *s;
 	struct share r;
@@ -1328,37 +1332,37 @@ TEST_F_TIMEOUT(net, monitor_reserve, 240)
 
 	do {
 		ASSERT_GT((int)ARRAY_SIZE(users) - 1, n);
-		ASSERT_EQ(0, share_start(&users[n], 65534 - n, PER_USER + 1, false, go));
+		ASSERT_EQ(0, share_start(&users[n], 65534 - n, per_user + 1, false, go));
 		s = &users[n++].s;
 		ASSERT_STREQ("", s->problem);
 		ASSERT_TRUE(s->refused) TH_LOG("user %d ran %d streams", n - 1, s->started);
-		EXPECT_EQ(MAX_MONITORS - RESERVE, s->max);
+		EXPECT_EQ(max_streams - reserve, s->max);
 		if (s->max_per_user >= 0) {
-			EXPECT_EQ(PER_USER, s->max_per_user);
-			EXPECT_EQ(PER_USER, s->started);
+			EXPECT_EQ(per_user, s->max_per_user);
+			EXPECT_EQ(per_user, s->started);
 		}
 		total += s->started;
 	} while (s->max_per_user >= 0);
 	/* the last user was refused short of its share: all but the reserve run */
-	EXPECT_GT(PER_USER, s->started);
-	EXPECT_EQ(MAX_MONITORS - RESERVE, total);
+	EXPECT_GT(per_user, s->started);
+	EXPECT_EQ(max_streams - reserve, total);
 
 	ASSERT_EQ(0, share_start(&users[n], 65534 - n, 1, false, go));
 	s = &users[n++].s;
 	ASSERT_STREQ("", s->problem);
 	EXPECT_EQ(0, s->started);
 	ASSERT_TRUE(s->refused);
-	EXPECT_EQ(MAX_MONITORS - RESERVE, s->max);
+	EXPECT_EQ(max_streams - reserve, s->max);
 	EXPECT_EQ(-1, s->max_per_user);
 
-	share_fill(root, RESERVE + 1, false, &r);
+	share_fill(root, reserve + 1, false, &r);
 	ASSERT_STREQ("", r.problem);
-	EXPECT_EQ(RESERVE, r.started);
+	EXPECT_EQ(reserve, r.started);
 	ASSERT_TRUE(r.refused);
-	EXPECT_EQ(MAX_MONITORS, r.max);
+	EXPECT_EQ(max_streams, r.max);
 	EXPECT_EQ(-1, r.max_per_user);
 
-	for (i = 0; i < RESERVE + 1; i++)
+	for (i = 0; i < reserve + 1; i++)
 		vt_close(&root[i]);
 	EXPECT_EQ(0, share_end(users, n, go[1]));
 	ASSERT_EQ(0, poke());
@@ -1407,59 +1411,18 @@ TEST_F_TIMEOUT(net, monitor_unload, 120)
 }
 
 /*
- * The limits are checked at load: a share of 1 to max_monitors, which
- * must then be given with a max_monitors under the default share.
+ * varlink_network.ko has no stream limits of its own: the core's bound
+ * MonitorLinks with every other stream (the parameters max_monitors,
+ * max_monitors_per_user and max_monitors_per_container are gone).
  */
-TEST_F_TIMEOUT(net, monitor_params, 120)
+TEST_F(net, monitor_params)
 {
-	static const char *const bad[] = {
-		"max_monitors=0",
-		"max_monitors=4097",
-		"max_monitors_per_user=0",
-		"max_monitors_per_user=65",
-		"max_monitors=4",
-		"max_monitors=4 max_monitors_per_user=5",
-	};
 	unsigned long long v;
-	struct sharer user;
-	struct vt_conn c[3];
-	struct share s;
-	unsigned int i;
-	int go[2], err;
 
-	vt_close(&self->c);	/* a connection does not pin the module */
-	err = vt_rmmod(NET_MODULE, 60000);
-	ASSERT_EQ(0, err) TH_LOG("rmmod: %s", strerror(-err));
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		err = vt_insmod_params(NET_MODULE, bad[i]);
-		EXPECT_EQ(-EINVAL, err) TH_LOG("%s", bad[i]);
-	}
-	ASSERT_FALSE(vt_module_loaded(NET_MODULE));
-
-	/* under 8 streams in all, no reserve: a user may take the last one */
-	ASSERT_EQ(0, vt_insmod_params(NET_MODULE, "max_monitors=2 max_monitors_per_user=1"));
-	ASSERT_EQ(0, module_param_ull("max_monitors_per_user", &v));
-	EXPECT_EQ(1, v);
-	ASSERT_EQ(0, pipe(go));
-	ASSERT_EQ(0, share_start(&user, 65534, 2, false, go));
-	ASSERT_STREQ("", user.s.problem);
-	EXPECT_EQ(1, user.s.started);
-	EXPECT_EQ(2, user.s.max);
-	EXPECT_EQ(1, user.s.max_per_user);
-	share_fill(c, 3, false, &s);
-	ASSERT_STREQ("", s.problem);
-	EXPECT_EQ(1, s.started);
-	EXPECT_TRUE(s.refused);
-	EXPECT_EQ(2, s.max);
-	EXPECT_EQ(-1, s.max_per_user);
-	for (i = 0; i < ARRAY_SIZE(c); i++)
-		vt_close(&c[i]);
-	EXPECT_EQ(0, share_end(&user, 1, go[1]));
-
-	err = vt_rmmod(NET_MODULE, 60000);
-	ASSERT_EQ(0, err) TH_LOG("rmmod: %s", strerror(-err));
-	ASSERT_EQ(0, vt_insmod(NET_MODULE));
-	check_defaults(_metadata);
+	EXPECT_EQ(-ENOENT, module_param_ull("max_monitors", &v));
+	EXPECT_EQ(-ENOENT, module_param_ull("max_monitors_per_user", &v));
+	EXPECT_EQ(-ENOENT, module_param_ull("max_monitors_per_container", &v));
+	EXPECT_LT(0, vt_param("max_streams_per_container", 0));
 }
 
 TEST_HARNESS_MAIN

@@ -1001,7 +1001,8 @@ static const char *const stat_keys[] = {
 static const char *const limit_keys[] = {
 	"socket_name", "max_message_size", "max_output", "max_connections",
 	"max_connections_per_uid", "max_connections_per_netns", "max_streams",
-	"max_streams_per_user", "max_streams_per_container", "init_net_only",
+	"max_streams_per_user", "max_streams_per_container",
+	"max_workers_per_user", "max_workers_per_container", "init_net_only",
 	"max_depth", "max_tokens", "fast_path",
 };
 

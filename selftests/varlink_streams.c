@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Paced streams and stream quotas, through the test provider's Replay, a
- * stream that paces itself with varlink_reply_wait(): a client that
- * reads slowly, or not at all for a while, gets every reply and is never
- * closed; one that hangs up, or whose interface goes away, ends the wait
- * at once; and streams are shared out by the core's quotas
+ * stream the core paces (struct varlink_stream): a client that reads
+ * slowly, or not at all for a while, gets every reply and is never
+ * closed; one that hangs up, or whose interface goes away, ends the
+ * stream at once; and streams are shared out by the core's quotas
  * (max_streams_per_user, max_streams_per_container).
  */
 #define _GNU_SOURCE
@@ -152,23 +152,82 @@ TEST(hangup_ends_the_wait)
 	TH_LOG("stream ended %lld ms after the hangup", vt_now_ms() - start);
 }
 
-/*
- * A stream that waits in its callback pins its module, as every callback
- * does: rmmod fails cleanly meanwhile (EAGAIN), and succeeds once the
- * client hangs up, which ends the wait.  The module then comes back.
+/* Read what is queued for @fd until the final reply (no "continues"),
+ * which must carry "index"; returns 1 if it came, 0 if the connection
+ * ended first, -1 on a reply without index.
  */
-TEST(unload_waits_for_the_stream)
+static int read_to_final(int fd)
+{
+	struct vt_conn c = { .fd = fd };
+	const char *msg;
+	int ret;
+
+	while ((ret = vt_recv(&c, VT_TIMEOUT_MS, &msg)) == 1) {
+		if (vt_continues(msg))
+			continue;
+		return vt_json_has(msg, "parameters.index") ? 1 : -1;
+	}
+	return 0;
+}
+
+/*
+ * A paced stream waiting for a client that does not read pins nothing:
+ * unloading its provider ends it at once, with its final reply, which
+ * the client finds after the replies it had not read.  The module then
+ * comes back.
+ */
+TEST(unload_ends_the_paced_stream)
 {
 	struct vt_conn c;
 
 	ASSERT_EQ(0, vt_open_ready(&c));
 	ASSERT_EQ(0, vt_send(&c, vt_blocking_replay()));
 	ASSERT_TRUE(replays_reach(1, VT_TIMEOUT_MS));
-	EXPECT_EQ(-EAGAIN, vt_rmmod(VT_PROVIDER_MODULE, 1000));
-	EXPECT_EQ(1, status_replays());
-	vt_close(&c);
+	vt_sleep_ms(200);	/* paused: the client reads nothing */
 	EXPECT_EQ(0, vt_rmmod(VT_PROVIDER_MODULE, VT_TIMEOUT_MS));
+	EXPECT_EQ(1, read_to_final(c.fd));
+	vt_close(&c);
 	ASSERT_EQ(0, vt_insmod(VT_PROVIDER_MODULE));
+	EXPECT_TRUE(replays_reach(0, VT_TIMEOUT_MS));
+}
+
+/*
+ * Streams kicked every millisecond by their own timers (Monitor), whose
+ * clients hang up, stop reading or read on, while the provider is
+ * unloaded: the kicks race the ends, and every client that reads gets
+ * its final reply; the module goes and comes back, nothing left over.
+ */
+TEST(unload_races_the_kicks)
+{
+	enum { N = 12 };
+	int i, round, finals, ret;
+	struct vt_conn c[N];
+	const char *msg;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < N; i++) {
+			ASSERT_EQ(0, vt_open_ready(&c[i]));
+			ASSERT_EQ(0, vt_send(&c[i], VT_MORE("Monitor",
+							     "{\"interval_ms\":1}")));
+			ASSERT_EQ(1, vt_recv(&c[i], VT_TIMEOUT_MS, &msg));
+		}
+		for (i = 0; i < N; i += 3)
+			vt_close(&c[i]);	/* hung up */
+		vt_sleep_ms(20);
+		EXPECT_EQ(0, vt_rmmod(VT_PROVIDER_MODULE, VT_TIMEOUT_MS));
+		finals = 0;
+		for (i = 1; i < N; i++) {
+			if (i % 3 == 0)
+				continue;
+			while ((ret = vt_recv(&c[i], VT_TIMEOUT_MS, &msg)) == 1 &&
+			       vt_continues(msg))
+				;
+			finals += ret == 1 && vt_json_has(msg, "parameters.tick");
+			vt_close(&c[i]);
+		}
+		EXPECT_EQ(N - N / 3, finals);
+		ASSERT_EQ(0, vt_insmod(VT_PROVIDER_MODULE));
+	}
 }
 
 /* Start streams on @fds that block (a client that does not read);

@@ -79,11 +79,6 @@
 #define DEVICE_PATH_MAX		512
 /* Directory levels below "devices" that List walks */
 #define DEVICE_DEPTH_MAX	32
-/* Directories a walk lists at most, and bytes of subdirectory names it
- * keeps for one directory
- */
-#define DEVICE_DIRS_MAX		BIT(20)
-#define DEVICE_NAMES_MAX	(4 << 20)
 /* KEY=VALUE pairs of one device or event that are kept */
 #define DEVICE_PROPS_MAX	128
 /* A uevent file holds at most a page (a sysfs attribute) */
@@ -401,35 +396,6 @@ static void vdev_link_name(struct file *dir, const char *name, char *out)
 	path_put(&path);
 }
 
-/* Read the device at @rel (a path relative to sysfs, "devices/...") as
- * the caller: its subsystem link into @c->subsystem, its uevent file
- * parsed into @c.  Return: 0, -ENOENT if it is no device, or an
- * error of the core's file helpers.
- */
-static int vdev_read(struct vdev_ctx *c, const char *rel)
-{
-	char *name = c->syspath;	/* scratch until the caller sets it */
-	struct file *dir;
-	ssize_t len;
-
-	dir = varlink_file_open(c->call, VARLINK_SYSFS, rel,
-				O_RDONLY | O_DIRECTORY);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
-	vdev_link_name(dir, "subsystem", c->subsystem);
-	fput(dir);
-
-	if (snprintf(name, sizeof(c->syspath), "%s/uevent", rel) >=
-	    sizeof(c->syspath))
-		return -ENAMETOOLONG;
-	len = varlink_file_read(c->call, VARLINK_SYSFS, name, c->buf,
-				DEVICE_UEVENT_SIZE);
-	if (len < 0)
-		return len == -EFBIG ? -EIO : len;
-	vdev_parse(c, c->buf, len, '\n');
-	return 0;
-}
-
 /* A net device of @c->net by index: its uevent's properties built into
  * @c, its syspath into @c->syspath.  Return: 0, or -ENOENT.
  */
@@ -524,7 +490,11 @@ static struct file *vdev_open_at(struct file *dir, const char *name,
 	return f;
 }
 
-/* Read the device whose directory is open as @dir: as vdev_read(). */
+/* Read the device whose directory is open as @dir: its subsystem link
+ * into @c->subsystem, its uevent file (0644, read as the kernel) parsed
+ * into @c.  Return: 0, -ENOENT if it is no device (or not one @c->want
+ * wants), or an errno of the file.
+ */
 static int vdev_read_at(struct vdev_ctx *c, struct file *dir)
 {
 	struct file *f;
@@ -548,6 +518,23 @@ static int vdev_read_at(struct vdev_ctx *c, struct file *dir)
 	fput(f);
 	vdev_parse(c, c->buf, len, '\n');
 	return 0;
+}
+
+/* Read the device at @rel (a path relative to sysfs, "devices/..."),
+ * its directory opened as the caller, as vdev_read_at().
+ */
+static int vdev_read(struct vdev_ctx *c, const char *rel)
+{
+	struct file *dir;
+	int err;
+
+	dir = varlink_file_open(c->call, VARLINK_SYSFS, rel,
+				O_RDONLY | O_DIRECTORY);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	err = vdev_read_at(c, dir);
+	fput(dir);
+	return err;
 }
 
 /* Start a walk of "devices", opened as the caller. */
@@ -730,6 +717,15 @@ static int vdev_list(struct varlink_call *call, const void *params)
 	return varlink_stream_start(call, &l->stream);
 }
 
+/* What a lookup's error says: no such device.  -EINVAL: a component the
+ * core refuses, which no device has.
+ */
+static bool vdev_not_found(int err)
+{
+	return err == -ENOENT || err == -ENOTDIR || err == -ELOOP ||
+	       err == -EINVAL || err == -ENAMETOOLONG;
+}
+
 /* A syspath from a client into the relative path @rel ("devices/..."):
  * 0, or -EINVAL.
  */
@@ -793,127 +789,113 @@ static int vdev_get_path(struct vdev_ctx *c)
 }
 
 /* Resolve the link @name in the directory @dir ("dev/char") into
- * @c->path, relative to the root of sysfs.
+ * @c->path, relative to the root of sysfs: "devices/...".  The link is
+ * followed within the core's sysfs mount, whose single tree holds its
+ * target; the path is the target's from the mount's root.
  */
 static int vdev_resolve(struct vdev_ctx *c, const char *dir,
 			const char *name)
 {
-	DEFINE_DELAYED_CALL(done);
-	const char *target, *t;
-	struct file *f;
 	struct path path;
-	size_t len;
+	struct file *f;
+	char *p;
 	int err;
 
 	f = varlink_file_open(c->call, VARLINK_SYSFS, dir,
 			      O_RDONLY | O_DIRECTORY);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	err = vfs_path_lookup(f->f_path.dentry, f->f_path.mnt, name, 0, &path);
+	err = vfs_path_lookup(f->f_path.dentry, f->f_path.mnt, name,
+			      LOOKUP_FOLLOW | LOOKUP_NO_XDEV, &path);
 	fput(f);
 	if (err)
 		return err;
-	if (!d_is_symlink(path.dentry)) {
-		path_put(&path);
-		return -ENOENT;
-	}
-	strscpy(c->path, dir, sizeof(c->path));
-	target = vfs_get_link(path.dentry, &done);
-	err = PTR_ERR_OR_ZERO(target);
-	for (t = target; !err && *t; ) {
-		len = strcspn(t, "/");
-		if (len == 2 && t[0] == '.' && t[1] == '.') {
-			char *slash = strrchr(c->path, '/');
-
-			if (!c->path[0]) {
-				err = -ENOENT;	/* above the root */
-				break;
-			}
-			if (slash)
-				*slash = '\0';
-			else
-				c->path[0] = '\0';
-		} else if (len && !(len == 1 && t[0] == '.')) {
-			size_t plen = strlen(c->path);
-
-			if (plen + 1 + len >= sizeof(c->path)) {
-				err = -ENAMETOOLONG;
-				break;
-			}
-			if (plen)
-				c->path[plen++] = '/';
-			memcpy(c->path + plen, t, len);
-			c->path[plen + len] = '\0';
-		}
-		t += len;
-		if (*t == '/')
-			t++;
-	}
-	do_delayed_call(&done);
+	p = dentry_path_raw(path.dentry, c->syspath, sizeof(c->syspath));
 	path_put(&path);
-	if (!err && strncmp(c->path, "devices/", 8))
-		err = -ENOENT;
-	return err;
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	if (strncmp(p, "/devices/", 9))
+		return -ENOENT;
+	strscpy(c->path, p + 1, sizeof(c->path));
+	return 0;
 }
 
 struct vdev_get_params {
 	const char *syspath;
 	const char *devnum;
-	struct varlink_json ifindex;
+	struct varlink_opt_s64 ifindex;
 };
 
 static const struct varlink_param vdev_get_params[] = {
-	VARLINK_PARAM("syspath", struct vdev_get_params,
-		      syspath),
-	VARLINK_PARAM("devnum", struct vdev_get_params,
-		      devnum),
-	VARLINK_PARAM("ifindex", struct vdev_get_params,
-		      ifindex),
+	VARLINK_PARAM("syspath", struct vdev_get_params, syspath),
+	VARLINK_PARAM("devnum", struct vdev_get_params, devnum),
+	VARLINK_PARAM("ifindex", struct vdev_get_params, ifindex),
 };
 
-/* An "int" parameter's JSON text as an ifindex, or 0 if none can be it */
-static int vdev_json_ifindex(const struct varlink_json *j)
+/* The device Get names by syspath into @c: 0, -EDOM for a syspath that
+ * is none, or an errno.
+ */
+static int vdev_get_syspath(struct vdev_ctx *c, const char *syspath)
 {
-	char buf[24];
-	s64 v;
-
-	if (!j->len || j->len >= sizeof(buf))
-		return 0;
-	memcpy(buf, j->text, j->len);
-	buf[j->len] = '\0';
-	if (kstrtos64(buf, 10, &v) || v <= 0 || v > INT_MAX)
-		return 0;
-	return v;
+	if (vdev_syspath(syspath, c->path, sizeof(c->path)))
+		return -EDOM;
+	strscpy(c->syspath, syspath, sizeof(c->syspath));
+	return vdev_get_path(c);
 }
 
-/* "c1:3" into the name of its link in /sys/dev: "char" and "1:3" */
-static int vdev_devnum(const char *devnum, const char **dir, char *name,
-		       size_t size)
+/* ... by device number, "c1:3" (its link in /sys/dev/char, "1:3") */
+static int vdev_get_devnum(struct vdev_ctx *c, const char *devnum)
 {
 	unsigned int maj, min;
-	char extra;
+	char extra, name[24];
+	int err;
 
-	if (devnum[0] != 'c' && devnum[0] != 'b')
-		return -EINVAL;
-	if (!isdigit(devnum[1]) ||
+	if ((devnum[0] != 'c' && devnum[0] != 'b') || !isdigit(devnum[1]) ||
 	    sscanf(devnum + 1, "%u:%u%c", &maj, &min, &extra) != 2 ||
 	    maj >= (1U << 12) || min >= (1U << 20))
-		return -EINVAL;
-	*dir = devnum[0] == 'b' ? "dev/block" : "dev/char";
-	snprintf(name, size, "%u:%u", maj, min);
-	return 0;
+		return -EDOM;
+	snprintf(name, sizeof(name), "%u:%u", maj, min);
+	err = vdev_resolve(c, devnum[0] == 'b' ? "dev/block" : "dev/char",
+			   name);
+	if (err)
+		return err;
+	snprintf(c->syspath, sizeof(c->syspath), "/%s", c->path);
+	return vdev_get_path(c);
+}
+
+/* ... by the index of a net device of the caller's namespace */
+static int vdev_get_ifindex(struct vdev_ctx *c, s64 ifindex)
+{
+	struct net_device *dev;
+	char *path = NULL;
+	int err;
+
+	if (ifindex <= 0 || ifindex > INT_MAX)
+		return -ENOENT;
+	if (!net_eq(c->net, &init_net))
+		return vdev_netdev(c, ifindex);
+	dev = dev_get_by_index(c->net, ifindex);
+	if (!dev)
+		return -ENOENT;
+	path = kobject_get_path(&dev->dev.kobj, GFP_KERNEL);
+	dev_put(dev);
+	err = !path ? -ENOMEM : strlen(path) >= sizeof(c->path) ? -ENOENT : 0;
+	if (!err) {
+		strscpy(c->path, path + 1, sizeof(c->path));
+		strscpy(c->syspath, path, sizeof(c->syspath));
+		err = vdev_read(c, c->path);
+	}
+	kfree(path);
+	return err;
 }
 
 /* Get(syspath: ?string, devnum: ?string, ifindex: ?int) -> (device) */
 static int vdev_get(struct varlink_call *call, const void *params)
 {
 	const struct vdev_get_params *p = params;
+	int given = !!p->syspath + !!p->devnum + p->ifindex.present;
 	struct vdev_ctx *c;
-	const char *dir;
-	char name[24];
-	int given = !!p->syspath + !!p->devnum + !!p->ifindex.text;
-	int err, ifindex;
-	char *path;
+	int err;
 
 	if (given != 1)
 		return varlink_error_invalid_parameter(call,
@@ -922,64 +904,23 @@ static int vdev_get(struct varlink_call *call, const void *params)
 	c = vdev_ctx_new(call);
 	if (!c)
 		return -ENOMEM;
-	if (p->syspath) {
-		err = vdev_syspath(p->syspath, c->path, sizeof(c->path));
-		if (err) {
-			vdev_ctx_free(c);
-			return varlink_error_invalid_parameter(call, "syspath");
-		}
-		strscpy(c->syspath, p->syspath, sizeof(c->syspath));
-		err = vdev_get_path(c);
-	} else if (p->devnum) {
-		if (vdev_devnum(p->devnum, &dir, name, sizeof(name))) {
-			vdev_ctx_free(c);
-			return varlink_error_invalid_parameter(call, "devnum");
-		}
-		err = vdev_resolve(c, dir, name);
-		if (!err) {
-			snprintf(c->syspath, sizeof(c->syspath), "/%s", c->path);
-			err = vdev_get_path(c);
-		}
-	} else {
-		ifindex = vdev_json_ifindex(&p->ifindex);
-		err = ifindex ? 0 : -ENOENT;
-		if (!err && !net_eq(c->net, &init_net)) {
-			err = vdev_netdev(c, ifindex);
-		} else if (!err) {
-			struct net_device *dev = dev_get_by_index(c->net,
-								  ifindex);
-
-			path = NULL;
-			if (dev) {
-				path = kobject_get_path(&dev->dev.kobj,
-							GFP_KERNEL);
-				dev_put(dev);
-			}
-			err = dev ? (path ? 0 : -ENOMEM) : -ENOENT;
-			if (!err && strlen(path) >= sizeof(c->path))
-				err = -ENOENT;
-			if (!err) {
-				strscpy(c->path, path + 1, sizeof(c->path));
-				err = vdev_read(c, c->path);
-				snprintf(c->syspath, sizeof(c->syspath), "%s",
-					 path);
-			}
-			kfree(path);
-		}
-	}
+	if (p->syspath)
+		err = vdev_get_syspath(c, p->syspath);
+	else if (p->devnum)
+		err = vdev_get_devnum(c, p->devnum);
+	else
+		err = vdev_get_ifindex(c, p->ifindex.value);
 	if (!err) {
 		vdev_put(c, "device", c->syspath, c->subsystem);
-		varlink_reply(call);
-	} else if (err == -ENOENT || err == -ENOTDIR || err == -ELOOP ||
-		   err == -EINVAL || err == -ENAMETOOLONG) {
-		/* -EINVAL: a component the core refuses, which no device has */
-		varlink_error(call, DEVICE_ERR("DeviceNotFound"));
-	} else {
-		vdev_ctx_free(c);
-		return err;
+		err = varlink_reply(call);
+	} else if (err == -EDOM) {
+		err = varlink_error_invalid_parameter(call, p->syspath ?
+						      "syspath" : "devnum");
+	} else if (vdev_not_found(err)) {
+		err = varlink_error(call, DEVICE_ERR("DeviceNotFound"));
 	}
 	vdev_ctx_free(c);
-	return 0;
+	return err;
 }
 
 struct vdev_trigger_params {
@@ -1033,8 +974,7 @@ static int vdev_trigger(struct varlink_call *call, const void *params)
 					 p->action, strlen(p->action));
 	}
 	vdev_ctx_free(c);
-	if (err == -ENOENT || err == -ENOTDIR || err == -ELOOP ||
-	    err == -EINVAL || err == -ENAMETOOLONG)
+	if (vdev_not_found(err))
 		return varlink_error(call, DEVICE_ERR("DeviceNotFound"));
 	if (err)
 		return err;

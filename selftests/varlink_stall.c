@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * No client stalls the server's shared workers, and no container takes
+ * more than its share of them.
+ *
+ * A call served in the client's own task (the fast path) holds the
+ * connection while it runs, and a client can keep its task off the CPU
+ * there (a CPU quota, SCHED_IDLE, plain contention): the workers that
+ * every connection and the listener share must not wait for it.  Kernel
+ * code a call runs may wait on a lock a user keeps busy (RTNL): the
+ * work items of one container must not fill the workqueue.  Meanwhile a
+ * host user's new connections and calls served in a kworker keep their
+ * latency:
+ *  - inline_holder: hundreds of connections whose senders linger in the
+ *    fast path, holding their connection (test_inline_delay_ms, a debugfs
+ *    knob of test builds), while a second writer on each queues its
+ *    connection's work;
+ *  - rtnl_waiters: a container (a network namespace of its own, five
+ *    uids) with hundreds of calls waiting for the RTNL that another call
+ *    holds;
+ *  - cpu_quota: that container's clients looping on a call served inline
+ *    under cpu.max 1000 100000, and without it.
+ * Each prints the latency it measured, worst and median.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "varlink_test.h"
+
+#define INLINE_DELAY	"/sys/kernel/debug/varlink/test_inline_delay_ms"
+#define STALL_MS	4000
+/* What a probe may take: a new connection and a kworker-served call */
+#define PROBE_MAX_MS	2000
+#define PROBES		10
+#define MEMORY_GET	"{\"method\":\"org.kernel.memory.Get\"}"
+
+/* One probe of the host's root: connect, then a call served in a
+ * kworker (Slow of 0 ms), answered; its time in ms, or -1.
+ */
+static long long probe(void)
+{
+	long long start = vt_now_ms();
+	struct vt_conn c;
+	const char *msg;
+	int ret;
+
+	if (vt_open(&c))
+		return -1;
+	ret = vt_call(&c, VT_CALL("Slow", "{\"ms\":0}"), &msg);
+	vt_close(&c);
+	return ret == 1 && vt_is_ok(msg) ? vt_now_ms() - start : -1;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* @n probes, a tenth of a second apart: the worst, the median in *@med */
+static long long probes(int n, long long *med)
+{
+	long long t[PROBES];
+	int i;
+
+	for (i = 0; i < n && i < PROBES; i++) {
+		t[i] = probe();
+		if (t[i] < 0)
+			return -1;
+		vt_sleep_ms(100);
+	}
+	qsort(t, i, sizeof(t[0]), cmp_ll);
+	*med = t[i / 2];
+	return t[i - 1];
+}
+
+struct holder {
+	struct vt_conn c;
+	pthread_t sender, second;
+};
+
+/* A sender served inline, lingering in its sendmsg() (the knob) */
+static void *hold_send(void *arg)
+{
+	struct holder *h = arg;
+
+	vt_send(&h->c, VT_PING);
+	return NULL;
+}
+
+/* A second writer on the connection, while the first holds it */
+static void *hold_second(void *arg)
+{
+	struct holder *h = arg;
+
+	vt_sleep_ms(STALL_MS / 4);
+	vt_send(&h->c, VT_PING);
+	return NULL;
+}
+
+TEST(inline_holder)
+{
+	enum { N = 300 };
+	struct holder *h = calloc(N, sizeof(*h));
+	long long worst, med;
+	int i;
+
+	ASSERT_NE(NULL, h);
+	ASSERT_EQ(0, vt_write_file(INLINE_DELAY, vt_fmt("%d", STALL_MS)));
+	for (i = 0; i < N; i++) {
+		ASSERT_EQ(0, vt_open(&h[i].c));
+		ASSERT_EQ(0, pthread_create(&h[i].sender, NULL, hold_send, &h[i]));
+		ASSERT_EQ(0, pthread_create(&h[i].second, NULL, hold_second, &h[i]));
+	}
+	vt_sleep_ms(STALL_MS / 2);
+	worst = probes(5, &med);
+	ASSERT_EQ(0, vt_write_file(INLINE_DELAY, "0"));
+	for (i = 0; i < N; i++) {
+		pthread_join(h[i].sender, NULL);
+		pthread_join(h[i].second, NULL);
+		vt_close(&h[i].c);
+	}
+	free(h);
+	TH_LOG("%d connections held for %d ms: probes worst %lld ms, median %lld ms",
+	       N, STALL_MS, worst, med);
+	ASSERT_LE(0, worst);
+	EXPECT_GT(PROBE_MAX_MS, worst);
+}
+
+/* In a child: a container without a user namespace, a network namespace
+ * of its own, whose @uids each open @per connections that call @call
+ * (once, or in a loop if @loop) until killed; @ready gets a byte once
+ * all are sent.
+ */
+static void container(int uids, int per, const char *call, bool loop, int ready)
+{
+	int u, i;
+
+	if (unshare(CLONE_NEWNET))
+		_exit(1);
+	for (u = 0; u < uids; u++) {
+		if (fork())
+			continue;
+		if (vt_become(60000 + u))
+			_exit(2);
+		for (i = 0; i < per; i++) {
+			struct vt_conn *c = malloc(sizeof(*c));
+
+			if (!c || vt_open(c) || vt_send(c, call))
+				_exit(3);
+			if (loop && !fork()) {
+				const char *msg;
+
+				while (vt_recv(c, VT_TIMEOUT_MS, &msg) == 1 &&
+				       !vt_send(c, call))
+					;
+				_exit(0);
+			}
+		}
+		if (write(ready, "", 1) != 1)
+			_exit(4);
+		pause();
+		_exit(0);
+	}
+	pause();
+	_exit(0);
+}
+
+/* Start a container of @uids; wait until each uid has sent its calls */
+static pid_t container_start(int uids, int per, const char *call, bool loop)
+{
+	int p[2], n = 0;
+	pid_t pid;
+	char b;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		setpgid(0, 0);
+		close(p[0]);
+		container(uids, per, call, loop, p[1]);
+	}
+	close(p[1]);
+	while (n < uids && read(p[0], &b, 1) == 1)
+		n++;
+	close(p[0]);
+	return n == uids ? pid : -1;
+}
+
+static void container_end(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	while (waitpid(-1, NULL, __WALL) > 0)
+		;
+}
+
+TEST(rtnl_waiters)
+{
+	struct vt_conn holder;
+	long long worst, med;
+	const char *msg;
+	pid_t pid;
+
+	ASSERT_EQ(0, vt_open_ready(&holder));
+	ASSERT_EQ(0, vt_send(&holder, VT_CALL("HoldRtnl", "{\"ms\":20000}")));
+	vt_sleep_ms(200);
+	pid = container_start(5, 60, VT_CALL("HoldRtnl", "{\"ms\":1}"), false);
+	ASSERT_LT(0, pid);
+	vt_sleep_ms(500);
+	worst = probes(5, &med);
+	{
+		struct vt_conn r;
+
+		ASSERT_EQ(0, vt_open(&r));
+		EXPECT_EQ(1, vt_call(&r, VT_CALL("ReleaseRtnl", "{}"), &msg));
+		vt_close(&r);
+	}
+	EXPECT_EQ(1, vt_recv(&holder, VT_TIMEOUT_MS * 3, &msg));
+	vt_close(&holder);
+	container_end(pid);
+	TH_LOG("300 calls of a container waiting for RTNL: probes worst %lld ms, median %lld ms",
+	       worst, med);
+	ASSERT_LE(0, worst);
+	EXPECT_GT(PROBE_MAX_MS, worst);
+}
+
+#define CG	"/sys/fs/cgroup/varlink_stall"
+
+/* The container's clients in a cgroup of @quota ("max": none) */
+static void quota_run(struct __test_metadata *_metadata, const char *quota)
+{
+	long long worst, med;
+	pid_t pid;
+
+	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+cpu"));
+	ASSERT_TRUE(!mkdir(CG, 0755) || errno == EEXIST);
+	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", vt_fmt("%s 100000", quota)));
+	/* the children inherit it */
+	ASSERT_EQ(0, vt_write_file(CG "/cgroup.procs", "0"));
+	pid = container_start(5, 40, MEMORY_GET, true);
+	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.procs", "0"));
+	ASSERT_LT(0, pid);
+	vt_sleep_ms(1000);
+	worst = probes(PROBES, &med);
+	container_end(pid);
+	rmdir(CG);
+	TH_LOG("200 clients looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
+	       quota, worst, med);
+	ASSERT_LE(0, worst);
+	EXPECT_GT(PROBE_MAX_MS, worst);
+}
+
+TEST(cpu_quota)
+{
+	quota_run(_metadata, "1000");
+}
+
+TEST(no_cpu_quota)
+{
+	quota_run(_metadata, "max");
+}
+
+TEST_HARNESS_MAIN
