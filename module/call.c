@@ -148,6 +148,64 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
 }
 
 /**
+ * vl_call_track() - remember a call that is not finished yet
+ * @call: a routed call, which holds a reference on its interface
+ *
+ * The interface's calls are cancelled when it is unregistered, see
+ * vl_calls_cancel().
+ *
+ * Return: false if the interface is being unregistered; the call must
+ * then be finished at once.
+ */
+bool vl_call_track(struct varlink_call *call)
+{
+	struct vl_iface *iface = call->iface;
+	bool ok;
+
+	spin_lock(&iface->lock);
+	ok = !iface->dead;
+	if (ok)
+		list_add_tail(&call->iface_node, &iface->calls);
+	spin_unlock(&iface->lock);
+	return ok;
+}
+
+/* Forget a call at its final reply, tracked or not. */
+static void call_untrack(struct varlink_call *call)
+{
+	spin_lock(&call->iface->lock);
+	list_del_init(&call->iface_node);
+	spin_unlock(&call->iface->lock);
+}
+
+/**
+ * vl_calls_cancel() - cancel every call of an interface going away
+ * @iface: the interface, unlinked from the registry
+ *
+ * No call is tracked from now on; each one tracked is cancelled (its
+ * stream ended, its provider's cancel callback run): its final reply
+ * still reaches its client.
+ */
+void vl_calls_cancel(struct vl_iface *iface)
+{
+	struct varlink_call *call;
+
+	spin_lock(&iface->lock);
+	iface->dead = true;
+	while (!list_empty(&iface->calls)) {
+		call = list_first_entry(&iface->calls, struct varlink_call,
+					iface_node);
+		list_del_init(&call->iface_node);
+		vl_call_get(call);
+		spin_unlock(&iface->lock);
+		vl_call_cancel(call, false);
+		vl_call_put(call);
+		spin_lock(&iface->lock);
+	}
+	spin_unlock(&iface->lock);
+}
+
+/**
  * vl_call_finish_errno() - end a call with the error an errno stands for
  * @call: a call without its final reply
  * @ret: a negative errno, such as a callback returns without the final
@@ -646,7 +704,7 @@ static int call_finish(struct varlink_call *call, const char *error)
 	vl_stream_leave(call);
 
 	if (call->iface)
-		vl_iface_untrack_call(call->iface, call);
+		call_untrack(call);
 	vl_conn_call_done(call->conn, call);
 	vl_call_put(call);
 	return err;

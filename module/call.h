@@ -102,6 +102,8 @@ struct varlink_call *vl_call_alloc(struct vl_conn *conn,
 void vl_call_get(struct varlink_call *call);
 void vl_call_put(struct varlink_call *call);
 void vl_call_cancel(struct varlink_call *call, bool gone);
+bool vl_call_track(struct varlink_call *call);
+void vl_calls_cancel(struct vl_iface *iface);
 void vl_call_finish_errno(struct varlink_call *call, int ret);
 void vl_call_abandon(struct varlink_call *call);
 void vl_call_reply_reset(struct varlink_call *call);

@@ -161,7 +161,7 @@ static void call_run(struct varlink_call *call, void *params)
 	struct module *owner = call->iface->owner;
 	int ret;
 
-	if (!vl_iface_track_call(call->iface, call) || !try_module_get(owner)) {
+	if (!vl_call_track(call) || !try_module_get(owner)) {
 		/* the interface is going away */
 		varlink_put_str_len(call, "interface", call->iface->idl->name,
 				    call->iface->idl->name_len);

@@ -155,49 +155,6 @@ struct vl_iface *vl_iface_get_served(const char *name, size_t len,
 	return iface;
 }
 
-/**
- * vl_iface_put() - drop a reference taken by vl_iface_get()
- * @iface: the interface
- */
-void vl_iface_put(struct vl_iface *iface)
-{
-	if (refcount_dec_and_test(&iface->ref))
-		wake_up_var(&iface->ref);
-}
-EXPORT_SYMBOL_IF_KUNIT(vl_iface_put);
-
-/**
- * vl_iface_track_call() - remember a call that is not finished yet
- * @iface: the interface the call belongs to
- * @call: the call, which holds a reference on @iface
- *
- * Return: false if the interface is being unregistered; the call must
- * then be finished at once.
- */
-bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call)
-{
-	bool ok;
-
-	spin_lock(&iface->lock);
-	ok = !iface->dead;
-	if (ok)
-		list_add_tail(&call->iface_node, &iface->calls);
-	spin_unlock(&iface->lock);
-	return ok;
-}
-
-/**
- * vl_iface_untrack_call() - forget a call at its final reply
- * @iface: the interface
- * @call: a call tracked by vl_iface_track_call(), or not tracked at all
- */
-void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call)
-{
-	spin_lock(&iface->lock);
-	list_del_init(&call->iface_node);
-	spin_unlock(&iface->lock);
-}
-
 static bool param_fits(const struct vl_idl *idl, const struct vl_idl_node *type,
 		       enum varlink_param_type ptype)
 {
@@ -523,22 +480,7 @@ EXPORT_SYMBOL_GPL(__varlink_register_interface);
 
 static void iface_drain(struct vl_iface *iface)
 {
-	struct varlink_call *call;
-
-	spin_lock(&iface->lock);
-	iface->dead = true;
-	while (!list_empty(&iface->calls)) {
-		call = list_first_entry(&iface->calls, struct varlink_call,
-					iface_node);
-		list_del_init(&call->iface_node);
-		vl_call_get(call);
-		spin_unlock(&iface->lock);
-		vl_call_cancel(call, false);
-		vl_call_put(call);
-		spin_lock(&iface->lock);
-	}
-	spin_unlock(&iface->lock);
-
+	vl_calls_cancel(iface);
 	vl_iface_put(iface);
 	wait_var_event(&iface->ref, !refcount_read(&iface->ref));
 }

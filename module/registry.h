@@ -9,6 +9,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/varlink.h>
+#include <linux/wait_bit.h>
 
 #include "idl.h"
 #include "json.h"
@@ -43,17 +44,26 @@ struct vl_iface *vl_iface_get(const char *name, size_t len);
 struct vl_iface *vl_method_get(const char *name, size_t len,
 			       const struct net *net,
 			       const struct vl_idl_member **member);
-void vl_iface_put(struct vl_iface *iface);
 bool vl_iface_served_in(const struct vl_iface *iface, const struct net *net);
 struct vl_iface *vl_iface_get_served(const char *name, size_t len,
 				     const struct net *net);
-bool vl_iface_track_call(struct vl_iface *iface, struct varlink_call *call);
-void vl_iface_untrack_call(struct vl_iface *iface, struct varlink_call *call);
 unsigned long vl_registry_for_each(void (*fn)(const struct vl_iface *iface,
 					      void *data),
 				   void *data);
 unsigned long vl_registry_gen(void);
 void vl_registry_exit(void);
+
+/**
+ * vl_iface_put() - drop a reference taken by vl_iface_get()
+ * @iface: the interface
+ *
+ * The last one lets varlink_unregister_interface() go on.
+ */
+static inline void vl_iface_put(struct vl_iface *iface)
+{
+	if (refcount_dec_and_test(&iface->ref))
+		wake_up_var(&iface->ref);
+}
 
 /* A method's flags, with what MORE_ONLY and STREAM imply */
 static inline unsigned int vl_method_flags(const struct varlink_method *m)

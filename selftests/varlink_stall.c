@@ -18,8 +18,9 @@
  *  - rtnl_waiters: a container (a network namespace of its own, five
  *    uids) with hundreds of calls waiting for the RTNL that another call
  *    holds;
- *  - cpu_quota: that container's clients looping on a call served inline
- *    under cpu.max 1000 100000, and without it.
+ *  - cpu_quota: that container's clients (a hundred, of five uids)
+ *    looping on a call served inline under cpu.max 1000 100000, and
+ *    without it.
  * Each prints the latency it measured, worst and median.
  */
 #define _GNU_SOURCE
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -110,7 +112,18 @@ static void *hold_second(void *arg)
 	return NULL;
 }
 
-TEST(inline_holder)
+FIXTURE(stall) {
+};
+
+FIXTURE_SETUP(stall)
+{
+}
+
+FIXTURE_TEARDOWN(stall)
+{
+}
+
+TEST_F_TIMEOUT(stall, inline_holder, 120)
 {
 	enum { N = 300 };
 	struct holder *h = calloc(N, sizeof(*h));
@@ -153,6 +166,8 @@ static void container(int uids, int per, const char *call, bool loop, int ready)
 	for (u = 0; u < uids; u++) {
 		if (fork())
 			continue;
+		/* gone with the test, even one the harness kills */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (vt_become(60000 + u))
 			_exit(2);
 		for (i = 0; i < per; i++) {
@@ -163,6 +178,7 @@ static void container(int uids, int per, const char *call, bool loop, int ready)
 			if (loop && !fork()) {
 				const char *msg;
 
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				while (vt_recv(c, VT_TIMEOUT_MS, &msg) == 1 &&
 				       !vt_send(c, call))
 					;
@@ -190,6 +206,7 @@ static pid_t container_start(int uids, int per, const char *call, bool loop)
 	pid = fork();
 	if (!pid) {
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p[0]);
 		container(uids, per, call, loop, p[1]);
 	}
@@ -207,7 +224,7 @@ static void container_end(pid_t pid)
 		;
 }
 
-TEST(rtnl_waiters)
+TEST_F_TIMEOUT(stall, rtnl_waiters, 120)
 {
 	struct vt_conn holder;
 	long long worst, med;
@@ -247,28 +264,28 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 
 	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+cpu"));
 	ASSERT_TRUE(!mkdir(CG, 0755) || errno == EEXIST);
-	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", vt_fmt("%s 100000", quota)));
-	/* the children inherit it */
+	/* the children inherit the cgroup; the quota once they all run */
 	ASSERT_EQ(0, vt_write_file(CG "/cgroup.procs", "0"));
-	pid = container_start(5, 40, MEMORY_GET, true);
+	pid = container_start(5, 20, MEMORY_GET, true);
 	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.procs", "0"));
 	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", vt_fmt("%s 100000", quota)));
 	vt_sleep_ms(1000);
 	worst = probes(PROBES, &med);
 	container_end(pid);
 	rmdir(CG);
-	TH_LOG("200 clients looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
+	TH_LOG("100 clients looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
 	       quota, worst, med);
 	ASSERT_LE(0, worst);
 	EXPECT_GT(PROBE_MAX_MS, worst);
 }
 
-TEST(cpu_quota)
+TEST_F_TIMEOUT(stall, cpu_quota, 180)
 {
 	quota_run(_metadata, "1000");
 }
 
-TEST(no_cpu_quota)
+TEST_F_TIMEOUT(stall, no_cpu_quota, 180)
 {
 	quota_run(_metadata, "max");
 }
