@@ -142,7 +142,9 @@ void vl_call_cancel(struct varlink_call *call, bool gone)
  * @ret: a negative errno, such as a callback returns without the final
  *	reply it owed
  *
- * What was written for the reply so far is dropped.
+ * What was written for the reply so far is dropped.  An errno of the
+ * kernel's own (512 and above) becomes one a user program knows
+ * (vl_errno_user()).
  */
 void vl_call_finish_errno(struct varlink_call *call, int ret)
 {
@@ -159,8 +161,9 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
 		vl_jsonw_kv_str(&call->w, "method", call->method->name);
 		break;
 	default:
+		/* the last guard: no errno of the kernel's own goes out */
 		error = VL_SYSTEM_ERROR;
-		vl_jsonw_kv_s64(&call->w, "errno", -ret);
+		vl_jsonw_kv_s64(&call->w, "errno", -vl_errno_user(ret));
 	}
 	varlink_error(call, error);
 }

@@ -169,6 +169,8 @@ static void call_run(struct varlink_call *call, void *params)
 	ret = m->call(call, params);
 	WRITE_ONCE(call->runner, NULL);
 	module_put(owner);
+	/* a kernel handler it ran may have asked for a restart: files.c */
+	vl_kthread_unsignal();
 
 	if (ret == -EINPROGRESS) {
 		vl_call_put(call);

@@ -26,13 +26,33 @@
  * component, only [A-Za-z0-9_.:@+-]; and it is looked up without
  * following any symbolic link (procfs's "self" and "net" are ones, into
  * the kworker's own process), without leaving the mount or its root.
+ *
+ * Handlers written for a system call.  A file's handlers run here in a
+ * kworker, or in the caller's task inside its sendmsg() (the inline
+ * path), never in a system call of their own.  One that wants its
+ * system call restarted (restart_syscall(): ipv6's addr_gen_mode and
+ * stable_secret while RTNL is busy; an interrupted wait) sets
+ * TIF_SIGPENDING and returns -ERESTART*: nothing will restart it, and a
+ * kworker left so has signal_pending() true for every later work item
+ * of every module it runs.  So each open, read, write and listing is
+ * tried again after a restart, VL_FILE_RESTARTS times with a pause that
+ * doubles, and a kthread's spurious TIF_SIGPENDING is cleared at once
+ * (recalc_sigpending(), which keeps any signal really pending); in the
+ * caller's own task it is left for its return to user space, which
+ * clears it.  Whatever error is left is one a user program knows
+ * (vl_errno_user()): no errno of include/linux/errno.h (512 and above)
+ * leaves this file or reaches a reply.
+
  */
 #include <linux/cred.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/workqueue.h>
 
@@ -42,6 +62,11 @@
 
 /* The longest name varlink_file_open() takes, in bytes */
 #define VL_FILE_NAME_MAX	512
+/* A handler's restart is tried again so often, after a pause of
+ * VL_FILE_RESTART_MS doubled each time: 62 ms in all, at most
+ */
+#define VL_FILE_RESTARTS	5
+#define VL_FILE_RESTART_MS	2
 
 static const char *const fs_types[VARLINK_FS_COUNT] = {
 	[VARLINK_PROC] = "proc",
@@ -130,6 +155,90 @@ static bool name_valid(const char *name)
 	}
 }
 
+/**
+ * vl_errno_user() - an errno a user program knows, for one of the kernel's
+ * @err: a negative errno, from a kernel function
+ *
+ * The errnos of include/linux/errno.h (512 and above) are the kernel's
+ * own: a system call never returns them.  A restart (the system call
+ * would have been tried again) is -EAGAIN, try again; the others are
+ * what the system-call layer or the file systems make of them (NFSv3's
+ * "not supported", 524, is -EOPNOTSUPP), and -EIO for any other.
+ *
+ * Return: @err, or the errno that stands for it.
+ */
+int vl_errno_user(int err)
+{
+	if (err > -ERESTARTSYS)
+		return err;
+	switch (-err) {
+	case ERESTARTSYS:
+	case ERESTARTNOINTR:
+	case ERESTARTNOHAND:
+	case ERESTART_RESTARTBLOCK:
+	case EPROBE_DEFER:
+	case EJUKEBOX:
+	case ERECALLCONFLICT:
+		return -EAGAIN;
+	case ENOIOCTLCMD:
+		return -ENOTTY;
+	case EOPENSTALE:
+	case EBADHANDLE:
+		return -ESTALE;
+	case ETOOSMALL - 1:	/* NFSv3's "not supported" */
+		return -EOPNOTSUPP;
+	case ENOPARAM:
+	case EBADCOOKIE:
+	case ETOOSMALL:
+	case EBADTYPE:
+		return -EINVAL;
+	case ESERVERFAULT:
+		return -EREMOTEIO;
+	default:
+		return -EIO;
+	}
+}
+
+/**
+ * vl_kthread_unsignal() - clear a kthread's spurious TIF_SIGPENDING
+ *
+ * A handler that asked for its system call to be restarted, where there
+ * is none, left it set: in a kworker, every later work item would see
+ * signal_pending().  recalc_sigpending() clears it unless a signal is
+ * really pending.  Nothing is done in a user task (the caller's own, on
+ * the inline path): its return to user space clears it, and delivers
+ * what is pending.
+ *
+ * Context: process context.
+ */
+void vl_kthread_unsignal(void)
+{
+	struct sighand_struct *sighand;
+
+	if (!(current->flags & PF_KTHREAD) || !signal_pending(current))
+		return;
+	/* a task's own sighand does not change under it */
+	sighand = rcu_dereference_protected(current->sighand, true);
+	spin_lock_irq(&sighand->siglock);
+	recalc_sigpending();
+	spin_unlock_irq(&sighand->siglock);
+}
+
+/* Whether to try again what failed with @err, after @n restarts so far:
+ * only a restart, so often, after a pause (see the top).
+ */
+static bool file_restart(long err, unsigned int *n)
+{
+	if (err != -ERESTARTSYS && err != -ERESTARTNOINTR &&
+	    err != -ERESTARTNOHAND && err != -ERESTART_RESTARTBLOCK)
+		return false;
+	vl_kthread_unsignal();
+	if (*n >= VL_FILE_RESTARTS || fatal_signal_pending(current))
+		return false;
+	msleep(VL_FILE_RESTART_MS << (*n)++);
+	return true;
+}
+
 /* What the other party may do to the inode, as @cred */
 static int permission_as(const struct cred *cred, const struct path *path,
 			 int mask)
@@ -152,6 +261,7 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 	int acc = flags & O_ACCMODE;
 	int mask = (acc != O_WRONLY ? MAY_READ : 0) |
 		   (acc != O_RDONLY ? MAY_WRITE : 0);
+	unsigned int restarts = 0;
 	const struct cred *old;
 	struct vfsmount *mnt;
 	struct file *f;
@@ -171,7 +281,7 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 	err = vfs_path_lookup(mnt->mnt_root, mnt, name, lookup, &path);
 	revert_creds(old);
 	if (err)
-		return ERR_PTR(err);
+		return ERR_PTR(vl_errno_user(err));
 	if (!(flags & O_DIRECTORY) && d_is_dir(path.dentry))
 		err = -EISDIR;
 	if (!err)
@@ -183,9 +293,14 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 	} else {
 		/* as @cred: an ->open() may check the current task's */
 		old = override_creds(cred);
-		f = dentry_open(&path, (flags & (O_ACCMODE | O_DIRECTORY)) |
-				O_LARGEFILE, cred);
+		do {
+			f = dentry_open(&path, (flags & (O_ACCMODE |
+							 O_DIRECTORY)) |
+					O_LARGEFILE, cred);
+		} while (IS_ERR(f) && file_restart(PTR_ERR(f), &restarts));
 		revert_creds(old);
+		if (IS_ERR(f))
+			f = ERR_PTR(vl_errno_user(PTR_ERR(f)));
 	}
 	path_put(&path);
 	return f;
@@ -248,7 +363,8 @@ EXPORT_SYMBOL_GPL(varlink_file_open_cred);
  * inode_permission() too.  A call without a sender, or whose two
  * credentials cannot be ordered so, gets -EACCES.  Reads and writes of
  * the file run with the current task's credentials: for /proc/sys, whose
- * handlers check them, use varlink_file_read() and varlink_file_write().
+ * handlers check them, and whose handlers may ask for a restart, use
+ * varlink_file_read() and varlink_file_write().
  *
  * Context: process context, may sleep.
  * Return: the file (fput() it), or an ERR_PTR(), see
@@ -278,17 +394,22 @@ EXPORT_SYMBOL_GPL(varlink_file_open);
  * @size: bytes of @buf, the NUL that ends what is read included
  *
  * Opens @name read-only as varlink_file_open() does and reads it from its
- * start to its end, as the same credentials.
+ * start to its end, as the same credentials.  A read the file's handler
+ * wants restarted (restart_syscall()) is tried again a few times, with a
+ * pause between: see the top of files.c.
  *
  * Context: process context, may sleep.
  * Return: the bytes read, less than @size, with a NUL after them;
  * -EFBIG if the file holds @size - 1 bytes or more (@buf then holds the
- * first of them); an error of varlink_file_open(), or of the read.
+ * first of them); an error of varlink_file_open(), or of the read:
+ * -EAGAIN for a handler that still wanted a restart, never an errno of
+ * the kernel's own (vl_errno_user()).
  */
 ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 			  const char *name, char *buf, size_t size)
 {
 	const struct cred *cred, *other, *old;
+	unsigned int restarts = 0;
 	size_t len = 0;
 	ssize_t n = 0;
 	struct file *f;
@@ -308,6 +429,8 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	old = override_creds(cred);
 	while (len < size - 1) {
 		n = kernel_read(f, buf + len, size - 1 - len, &pos);
+		if (n < 0 && file_restart(n, &restarts))
+			continue;
 		if (n <= 0)
 			break;
 		len += n;
@@ -315,11 +438,12 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	/* full: is that all there is? */
 	if (len == size - 1 && kernel_read(f, &c, 1, &pos) > 0)
 		n = -EFBIG;
+	vl_kthread_unsignal();
 	revert_creds(old);
 	fput(f);
 	put_cred(cred);
 	buf[len] = '\0';
-	return n < 0 ? n : len;
+	return n < 0 ? vl_errno_user(n) : len;
 }
 EXPORT_SYMBOL_GPL(varlink_file_read);
 
@@ -332,16 +456,19 @@ EXPORT_SYMBOL_GPL(varlink_file_read);
  * @len: bytes of @buf
  *
  * Opens @name write-only as varlink_file_open() does and writes @buf at
- * its start, in one write, as the same credentials.
+ * its start, in one write, as the same credentials; a write the
+ * handler wants restarted is tried again, as varlink_file_read() does.
  *
  * Context: process context, may sleep.
  * Return: 0; -EIO if the file took less than @len bytes; an error of
- * varlink_file_open(), or of the write.
+ * varlink_file_open(), or of the write (-EAGAIN for one still
+ * restarted).
  */
 int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		       const char *name, const char *buf, size_t len)
 {
 	const struct cred *cred, *other, *old;
+	unsigned int restarts = 0;
 	struct file *f;
 	loff_t pos = 0;
 	ssize_t n;
@@ -355,12 +482,15 @@ int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		return PTR_ERR(f);
 	}
 	old = override_creds(cred);
-	n = kernel_write(f, buf, len, &pos);
+	do {
+		n = kernel_write(f, buf, len, &pos);
+	} while (n < 0 && file_restart(n, &restarts));
+	vl_kthread_unsignal();
 	revert_creds(old);
 	fput(f);
 	put_cred(cred);
 	if (n < 0)
-		return n;
+		return vl_errno_user(n);
 	return n == len ? 0 : -EIO;
 }
 EXPORT_SYMBOL_GPL(varlink_file_write);
@@ -415,6 +545,7 @@ int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
 		.data = data,
 	};
 	const struct cred *cred, *other, *old;
+	unsigned int restarts = 0;
 	struct file *f;
 	loff_t pos;
 	int err;
@@ -429,14 +560,19 @@ int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
 	}
 	old = override_creds(cred);
 	/* as getdents(): until a pass adds nothing */
-	do {
+	for (;;) {
 		pos = lc.ctx.pos;
 		err = iterate_dir(f, &lc.ctx);
-	} while (!err && !lc.stop && lc.ctx.pos != pos);
+		if (err && file_restart(err, &restarts))
+			continue;
+		if (err || lc.stop || lc.ctx.pos == pos)
+			break;
+	}
+	vl_kthread_unsignal();
 	revert_creds(old);
 	fput(f);
 	put_cred(cred);
-	return err;
+	return vl_errno_user(err);
 }
 EXPORT_SYMBOL_GPL(varlink_file_list);
 

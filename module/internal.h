@@ -229,8 +229,12 @@ void vl_call_put_members(struct varlink_call *call, const char *json,
 bool vl_stream_admit(struct varlink_call *call);
 void vl_stream_leave(struct varlink_call *call);
 
-/* files.c: the internal mounts */
+/* files.c: the internal mounts, and kernel handlers run outside a
+ * system call
+ */
 int vl_files_init(void);
+int vl_errno_user(int err);
+void vl_kthread_unsignal(void);
 void vl_files_exit(void);
 
 /* dispatch.c: one message, from its text to the callback */
