@@ -42,18 +42,39 @@
  * clears it.  Whatever error is left is one a user program knows
  * (vl_errno_user()): no errno of include/linux/errno.h (512 and above)
  * leaves this file or reaches a reply.
-
+ *
+ * The caller's view.  The internal mounts are never read-only, but the
+ * caller's own /proc/sys or /sys may be: a container's (Docker mounts
+ * them read-only) or a systemd service's with ProtectKernelTunables=.
+ * A file opened for writing for a call must be writable in the views of
+ * both the opener (its root when the connection was accepted, peer.c)
+ * and the sender (its root now): the file's path in that view, "/proc/",
+ * "/sys/" or "/sys/fs/cgroup/" and the name below its root, is walked
+ * from the dcache alone, mount by mount (nothing is asked of the
+ * caller's file systems, which may be a FUSE daemon's that never
+ * answers; a directory not in the dcache has nothing mounted below it),
+ * to the mount the caller's write(2) would go through.  A read-only one
+ * is -EROFS, as write(2) says.  A view that does not reach a file system
+ * of that type (nothing mounted there) is no view: a party in the
+ * initial mount namespace without one (PID 1 before it mounts anything)
+ * writes as its credentials allow, one in another mount namespace (or
+ * whose process is gone) writes nothing: -EROFS.
  */
 #include <linux/cred.h>
+#include <linux/dcache.h>
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
+#include <linux/nsproxy.h>
+#include <linux/path.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/stringhash.h>
 #include <linux/workqueue.h>
 
 #include "compat.h"
@@ -239,6 +260,140 @@ static bool file_restart(long err, unsigned int *n)
 	return true;
 }
 
+/* Where each mount's files are in a caller's view of the file system */
+static const char *const fs_view_dirs[VARLINK_FS_COUNT] = {
+	[VARLINK_PROC] = "proc",
+	[VARLINK_SYSFS] = "sys",
+	[VARLINK_CGROUP2] = "sys/fs/cgroup",
+};
+
+/* Cross the mounts stacked on @path: mounts only, never ->d_manage() */
+static void view_cross(struct path *path)
+{
+	while (d_mountpoint(path->dentry) && follow_down_one(path))
+		;
+}
+
+/* Go down @path by the components of @rel, of the dcache only, as far as
+ * they are there and no symbolic link; crossing each mount on the way.
+ * Only a file system's ->d_hash() and ->d_compare() run, which never
+ * sleep.
+ */
+static void view_walk(struct path *path, const char *rel)
+{
+	const char *end;
+	struct dentry *d;
+	struct qstr q;
+
+	view_cross(path);
+	for (; *rel; rel = *end ? end + 1 : end) {
+		end = strchrnul(rel, '/');
+		/* as d_hash_and_lookup(), which 6.x had and 7.x does not */
+		q = (struct qstr)QSTR_INIT(rel, end - rel);
+		q.hash = full_name_hash(path->dentry, q.name, q.len);
+		if ((path->dentry->d_flags & DCACHE_OP_HASH) &&
+		    path->dentry->d_op->d_hash(path->dentry, &q) < 0)
+			return;
+		d = d_lookup(path->dentry, &q);
+		if (!d)
+			return;
+		if (d_really_is_negative(d) || d_is_symlink(d)) {
+			dput(d);
+			return;
+		}
+		dput(path->dentry);
+		path->dentry = d;
+		view_cross(path);
+	}
+}
+
+/**
+ * view_writable() - whether a party's view lets it write a file
+ * @root: the party's root directory, or an empty path if it has none
+ * @init_mnt: whether it is in the initial mount namespace
+ * @mnt: the internal mount the file is on
+ * @fs: which one
+ * @name: its path there, checked by name_valid()
+ *
+ * See "The caller's view" at the top.
+ *
+ * Return: 0, or -EROFS.
+ */
+static int view_writable(const struct path *root, bool init_mnt,
+			 const struct vfsmount *mnt, enum varlink_fs fs,
+			 const char *name)
+{
+	struct file_system_type *type = mnt->mnt_sb->s_type;
+	struct path path;
+	int err;
+
+	if (!root->mnt)
+		return init_mnt ? 0 : -EROFS;
+	path = *root;
+	path_get(&path);
+	view_walk(&path, fs_view_dirs[fs]);
+	if (path.mnt->mnt_sb->s_type == type)
+		view_walk(&path, name);
+	if (path.mnt->mnt_sb->s_type != type)
+		err = init_mnt ? 0 : -EROFS;
+	else
+		err = __mnt_is_readonly(path.mnt) ? -EROFS : 0;
+	path_put(&path);
+	return err;
+}
+
+/* The root and mount namespace of @pid's process, from any of its
+ * threads that has them; false once it has exited.
+ */
+static bool process_view(struct pid *pid, struct path *root, bool *init_mnt)
+{
+	struct task_struct *leader, *t;
+	bool found = false;
+
+	rcu_read_lock();
+	leader = pid_task(pid, PIDTYPE_TGID);
+	if (leader) {
+		for_each_thread(leader, t) {
+			task_lock(t);
+			if (t->fs && t->nsproxy) {
+				get_fs_root(t->fs, root);
+				*init_mnt = t->nsproxy->mnt_ns ==
+					    init_task.nsproxy->mnt_ns;
+				found = true;
+			}
+			task_unlock(t);
+			if (found)
+				break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Whether @call's opener and sender may both write @name of @fs (on
+ * @mnt), as their own views of the file system show it: 0, or -EROFS.
+ */
+static int call_view_writable(const struct varlink_call *call,
+			      const struct vfsmount *mnt, enum varlink_fs fs,
+			      const char *name)
+{
+	const struct vl_peer *peer = call->peer;
+	struct path root;
+	bool init_mnt;
+	int err;
+
+	err = view_writable(&peer->root, peer->init_ns & CLONE_NEWNS, mnt, fs,
+			    name);
+	if (err)
+		return err;
+	if (!call->sender_pid || !process_view(call->sender_pid, &root,
+					       &init_mnt))
+		return -EROFS;
+	err = view_writable(&root, init_mnt, mnt, fs, name);
+	path_put(&root);
+	return err;
+}
+
 /* What the other party may do to the inode, as @cred */
 static int permission_as(const struct cred *cred, const struct path *path,
 			 int mask)
@@ -251,9 +406,11 @@ static int permission_as(const struct cred *cred, const struct path *path,
 }
 
 /* Open @name on @fs as @cred, which must be allowed @flags' access,
- * and so must @other unless it is NULL.
+ * and so must @other unless it is NULL; and, for writing, the views of
+ * @call's parties allow it, unless @call is NULL.
  */
-static struct file *open_as(const struct cred *cred, const struct cred *other,
+static struct file *open_as(const struct varlink_call *call,
+			    const struct cred *cred, const struct cred *other,
 			    enum varlink_fs fs, const char *name, int flags)
 {
 	unsigned int lookup = LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS |
@@ -288,6 +445,8 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 		err = permission_as(cred, &path, mask);
 	if (!err && other)
 		err = permission_as(other, &path, mask);
+	if (!err && call && acc != O_RDONLY)
+		err = call_view_writable(call, mnt, fs, name);
 	if (err) {
 		f = ERR_PTR(err);
 	} else {
@@ -340,7 +499,7 @@ struct file *varlink_file_open_cred(const struct cred *cred,
 				    enum varlink_fs fs, const char *name,
 				    int flags)
 {
-	return open_as(cred, NULL, fs, name, flags);
+	return open_as(NULL, cred, NULL, fs, name, flags);
 }
 EXPORT_SYMBOL_GPL(varlink_file_open_cred);
 
@@ -361,14 +520,21 @@ EXPORT_SYMBOL_GPL(varlink_file_open_cred);
  * call's sender, the one whose capabilities the other holds too, which
  * becomes its f_cred; the other must be allowed the access by
  * inode_permission() too.  A call without a sender, or whose two
- * credentials cannot be ordered so, gets -EACCES.  Reads and writes of
- * the file run with the current task's credentials: for /proc/sys, whose
- * handlers check them, and whose handlers may ask for a restart, use
- * varlink_file_read() and varlink_file_write().
+ * credentials cannot be ordered so, gets -EACCES.  Opened for writing,
+ * the file must be writable in both parties' own views of the file
+ * system too: where the opener's or the sender's /proc, /sys or
+ * /sys/fs/cgroup shows it on a read-only mount (a container's, a
+ * service's with ProtectKernelTunables=), or, in a mount namespace other
+ * than the initial one, does not show it at all, -EROFS (see the top of
+ * files.c).  Reads and writes of the file run with the current task's
+ * credentials: for /proc/sys, whose handlers check them, and whose
+ * handlers may ask for a restart, use varlink_file_read() and
+ * varlink_file_write().
  *
  * Context: process context, may sleep.
  * Return: the file (fput() it), or an ERR_PTR(), see
- * varlink_file_open_cred().
+ * varlink_file_open_cred(); -EROFS for a write the caller's view
+ * refuses.
  */
 struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
 			       const char *name, int flags)
@@ -379,7 +545,7 @@ struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return ERR_CAST(cred);
-	f = open_as(cred, other, fs, name, flags);
+	f = open_as(call, cred, other, fs, name, flags);
 	put_cred(cred);
 	return f;
 }
@@ -421,7 +587,7 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, name, O_RDONLY);
+	f = open_as(call, cred, other, fs, name, O_RDONLY);
 	if (IS_ERR(f)) {
 		put_cred(cred);
 		return PTR_ERR(f);
@@ -455,14 +621,15 @@ EXPORT_SYMBOL_GPL(varlink_file_read);
  * @buf: what to write
  * @len: bytes of @buf
  *
- * Opens @name write-only as varlink_file_open() does and writes @buf at
+ * Opens @name write-only as varlink_file_open() does (the caller's own
+ * views of the file system must let it write there) and writes @buf at
  * its start, in one write, as the same credentials; a write the
  * handler wants restarted is tried again, as varlink_file_read() does.
  *
  * Context: process context, may sleep.
  * Return: 0; -EIO if the file took less than @len bytes; an error of
- * varlink_file_open(), or of the write (-EAGAIN for one still
- * restarted).
+ * varlink_file_open() (-EROFS where the caller's view is read-only), or
+ * of the write (-EAGAIN for one still restarted).
  */
 int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		       const char *name, const char *buf, size_t len)
@@ -476,7 +643,7 @@ int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, name, O_WRONLY);
+	f = open_as(call, cred, other, fs, name, O_WRONLY);
 	if (IS_ERR(f)) {
 		put_cred(cred);
 		return PTR_ERR(f);
@@ -553,7 +720,7 @@ int varlink_file_list(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, dir, O_RDONLY | O_DIRECTORY);
+	f = open_as(call, cred, other, fs, dir, O_RDONLY | O_DIRECTORY);
 	if (IS_ERR(f)) {
 		put_cred(cred);
 		return PTR_ERR(f);

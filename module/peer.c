@@ -53,6 +53,7 @@
 #include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/cred.h>
+#include <linux/fs_struct.h>
 #include <linux/memcontrol.h>
 #include <linux/net.h>
 #include <linux/nsproxy.h>
@@ -273,6 +274,7 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 	peer->uts_ns = uts_ns_get(task);
 	peer->init_ns = init_namespaces(task);
 	peer->boottime_offset = boottime_offset(task);
+	vl_peer_view_get(peer, task);
 	if (!peer->memcg && no_sk_memcg)
 		mm = get_task_mm(task);
 	put_task_struct(task);
@@ -296,6 +298,7 @@ void vl_peer_put(struct vl_peer *peer)
 	if (peer->uts_ns)
 		uts_ns_put(peer->uts_ns);
 	mem_cgroup_put(peer->memcg);
+	vl_peer_view_put(peer);
 }
 
 /**
@@ -1091,4 +1094,36 @@ const struct cred *vl_call_lesser_cred(const struct varlink_call *call,
 		return get_cred(opener);
 	}
 	return ERR_PTR(-EACCES);
+}
+
+/* The opener's view of the file system.  A write for a call honours the
+ * view of both its parties (files.c): the sender's is looked up when it
+ * writes, the opener's is taken here, when the connection is accepted,
+ * as its namespaces are, and pins the opener's root as an open
+ * descriptor of it would.
+ */
+
+/**
+ * vl_peer_view_get() - take the opener's root directory
+ * @peer: the opener, being taken by vl_peer_get()
+ * @task: a live thread of its process
+ *
+ * Without one (the thread is exiting), @peer->root stays empty.
+ */
+void vl_peer_view_get(struct vl_peer *peer, struct task_struct *task)
+{
+	task_lock(task);
+	if (task->fs)
+		get_fs_root(task->fs, &peer->root);
+	task_unlock(task);
+}
+
+/**
+ * vl_peer_view_put() - drop what vl_peer_view_get() took
+ * @peer: the opener
+ */
+void vl_peer_view_put(struct vl_peer *peer)
+{
+	if (peer->root.mnt)
+		path_put(&peer->root);
 }
