@@ -16,9 +16,20 @@
  * anything of it is used, and decoded strings lose their control
  * characters before they reach the output.
  *
+ * The kernel's server is known by its listener's credentials, which
+ * every connection to it shows in SO_PEERCRED: no process (pid 0; and
+ * since 6.5, SO_PEERPIDFD fails with ESRCH, as for no socket of a
+ * process) and root of the initial user namespace (uid and gid 0, or
+ * the ids that root has in the client's user namespace: the overflow
+ * ids where it has none).  A process that holds @org.kernel.varlink (in
+ * a network namespace where varlink.ko came after it) shows its own pid
+ * and ids: before anything is sent, the peer of the kernel's address,
+ * and of any address --kernel says is the kernel's, is checked, and a
+ * server that is not the kernel is refused, unless --no-peer-check.
+ *
  * Exit status: 0 on success, 1 on any failure (an error reply, no
- * connection, a broken reply, a timeout, a bad command line), as
- * varlinkctl's.
+ * connection, a broken reply, a timeout, a bad command line, a server
+ * that is not the kernel), as varlinkctl's.
  */
 #define _GNU_SOURCE
 #include <assert.h>
@@ -33,6 +44,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,7 +79,16 @@ static struct {
 	bool oneway;
 	int timeout_ms;		/* -1: none */
 	bool timeout_set;
+	bool kernel;		/* --kernel: ADDRESS is the kernel's */
+	bool no_peer_check;	/* --no-peer-check */
 } opt;
+
+/* SO_PEERPIDFD of 6.5, for older headers */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD		77
+#endif
+/* What a user namespace shows for an id it does not map, by default */
+#define OVERFLOW_ID_DEFAULT	65534
 
 /* A connection and the bytes read past the last message */
 struct conn {
@@ -134,6 +155,10 @@ static void print_help(void)
 	       "     --oneway            Ask for no reply\n"
 	       "     --timeout=SECONDS   Wait that long for a reply, or 'infinity'\n"
 	       "                         (default: 45, infinity with --more)\n"
+	       "     --kernel            ADDRESS is the kernel's: check its server is\n"
+	       "                         (done for @" VARLINK_SOCKET_NAME " always)\n"
+	       "     --no-peer-check     Do not check that the kernel's address is\n"
+	       "                         served by the kernel\n"
 	       "\n"
 	       "ADDRESS: unix:PATH, unix:@NAME, or a PATH (/..., ./..., ../...), or @NAME\n"
 	       "for an abstract socket.\n");
@@ -263,6 +288,111 @@ static int dial(struct conn *c, const char *address, int timeout_ms)
 		return -1;
 	}
 	return 0;
+}
+
+/* The overflow id of /proc/sys/kernel/@name: what a user namespace shows
+ * for an id it does not map
+ */
+static unsigned long overflow_id(const char *name)
+{
+	unsigned long id = OVERFLOW_ID_DEFAULT;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return id;
+	if (fscanf(f, "%lu", &id) != 1)
+		id = OVERFLOW_ID_DEFAULT;
+	fclose(f);
+	return id;
+}
+
+/*
+ * Whether @id is the one root of the initial user namespace has in ours,
+ * by /proc/self/@map ("uid_map" or "gid_map"): 0 in the initial
+ * namespace; in another, where its map puts the parent's 0, else the
+ * overflow id @overflow (a namespace below another that maps root is
+ * taken at its word: the parent's 0 is root's).  Without /proc to tell
+ * (a process that cannot reach it), either 0 or the overflow id.
+ */
+static bool kernel_id(unsigned long id, const char *map, unsigned long overflow)
+{
+	unsigned long in, out, count, want = overflow;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/%s", map);
+	f = fopen(path, "re");
+	if (!f)
+		return id == 0 || id == overflow;
+	while (fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3) {
+		if (!out && count) {
+			want = in;
+			break;
+		}
+	}
+	fclose(f);
+	return id == want;
+}
+
+/*
+ * Whether the pid of the kernel's listener can be shown: 6.15 and 6.16
+ * keep the pid of the task that made it (the module cannot drop it
+ * there), and only the ids tell.
+ */
+static bool kernel_pid_shown(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	return uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2 ||
+	       major != 6 || (minor != 15 && minor != 16);
+}
+
+/*
+ * The server at @c must be the kernel: SO_PEERCRED as the module's
+ * listener makes it (see the top), and no process behind it where
+ * SO_PEERPIDFD can tell.  0, or 1 with the reason on stderr.
+ */
+static int check_kernel_peer(struct conn *c)
+{
+	bool pid_shown = kernel_pid_shown();
+	socklen_t len = sizeof(struct ucred);
+	struct ucred cred;
+	bool process;
+	int pidfd;
+
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
+	    len != sizeof(cred)) {
+		io_failed("learn who serves", c->address);
+		return 1;
+	}
+	len = sizeof(pidfd);
+	pidfd = -1;
+	process = pid_shown &&
+		  !getsockopt(c->fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len);
+	if (pidfd >= 0)
+		close(pidfd);
+	if ((!pid_shown || (cred.pid == 0 && !process)) &&
+	    kernel_id(cred.uid, "uid_map", overflow_id("overflowuid")) &&
+	    kernel_id(cred.gid, "gid_map", overflow_id("overflowgid")))
+		return 0;
+	fprintf(stderr,
+		"Refusing %s: its server is not the kernel (SO_PEERCRED pid %d, uid %u, gid %u%s; the kernel's shows pid 0 and root's ids).\n"
+		"A process holds this address; --no-peer-check talks to it all the same.\n",
+		c->address, cred.pid, cred.uid, cred.gid,
+		process ? ", a process behind it" : "");
+	return 1;
+}
+
+/* Whether @address is the kernel's: its name, or --kernel says so */
+static bool kernel_address(const char *address)
+{
+	if (!strncmp(address, "unix:", 5))
+		address += 5;
+	return opt.kernel || !strcmp(address, DEFAULT_ADDRESS);
 }
 
 static void conn_close(struct conn *c)
@@ -929,7 +1059,10 @@ static int check_params(const char *params)
 
 /* -------------------------------------------------------------------- */
 
-enum { OPT_VERSION = 0x100, OPT_JSON, OPT_MORE, OPT_ONEWAY, OPT_TIMEOUT };
+enum {
+	OPT_VERSION = 0x100, OPT_JSON, OPT_MORE, OPT_ONEWAY, OPT_TIMEOUT,
+	OPT_KERNEL, OPT_NO_PEER_CHECK,
+};
 
 static const struct option options[] = {
 	{ "help",	no_argument,		NULL, 'h' },
@@ -938,6 +1071,8 @@ static const struct option options[] = {
 	{ "more",	no_argument,		NULL, OPT_MORE },
 	{ "oneway",	no_argument,		NULL, OPT_ONEWAY },
 	{ "timeout",	required_argument,	NULL, OPT_TIMEOUT },
+	{ "kernel",	no_argument,		NULL, OPT_KERNEL },
+	{ "no-peer-check", no_argument,		NULL, OPT_NO_PEER_CHECK },
 	{}
 };
 
@@ -998,6 +1133,12 @@ static int parse_options(int argc, char **argv)
 						       optarg);
 			opt.timeout_set = true;
 			break;
+		case OPT_KERNEL:
+			opt.kernel = true;
+			break;
+		case OPT_NO_PEER_CHECK:
+			opt.no_peer_check = true;
+			break;
 		default:
 			if (optopt && optopt < 0x100)
 				return 1 + usage_error("unknown option '-%c'", optopt);
@@ -1007,6 +1148,8 @@ static int parse_options(int argc, char **argv)
 	}
 	if (opt.more && opt.oneway)
 		return 1 + usage_error("--more and --oneway exclude each other");
+	if (opt.kernel && opt.no_peer_check)
+		return 1 + usage_error("--kernel and --no-peer-check exclude each other");
 	return 0;
 }
 
@@ -1070,6 +1213,11 @@ int main(int argc, char **argv)
 
 	if (dial(&c, address, opt.timeout_ms))
 		return 1;
+	if (!opt.no_peer_check && kernel_address(address) &&
+	    check_kernel_peer(&c)) {
+		conn_close(&c);
+		return 1;
+	}
 	if (!strcmp(verb, "info"))
 		ret = cmd_info(&c, false);
 	else if (!strcmp(verb, "list-interfaces"))

@@ -26,6 +26,7 @@
 #include "call.h"
 #include "compat.h"
 #include "conn.h"
+#include "files.h"
 #include "params.h"
 #include "peer.h"
 #include "registry.h"
@@ -211,7 +212,9 @@ void vl_calls_cancel(struct vl_iface *iface)
  * @ret: a negative errno, such as a callback returns without the final
  *	reply it owed
  *
- * What was written for the reply so far is dropped.
+ * What was written for the reply so far is dropped.  An errno of the
+ * kernel's own (512 and above) becomes one a user program knows
+ * (vl_errno_user()).
  */
 void vl_call_finish_errno(struct varlink_call *call, int ret)
 {
@@ -228,8 +231,9 @@ void vl_call_finish_errno(struct varlink_call *call, int ret)
 		vl_jsonw_kv_str(&call->w, "method", call->method->name);
 		break;
 	default:
+		/* the last guard: no errno of the kernel's own goes out */
 		error = VL_SYSTEM_ERROR;
-		vl_jsonw_kv_s64(&call->w, "errno", -ret);
+		vl_jsonw_kv_s64(&call->w, "errno", -vl_errno_user(ret));
 	}
 	varlink_error(call, error);
 }

@@ -63,6 +63,19 @@
 #define VL_PEER_PID_DROP	1
 #endif
 
+/* server.c names the socket that holds the server's name by looking
+ * through the abstract half of the network namespace's AF_UNIX table
+ * (net->unx.table, public since 6.0), as /proc/net/unix does.  Its size
+ * was in <net/af_unix.h>; later kernels moved it to net/unix/af_unix.h,
+ * with the table unchanged: 256 buckets of sockets bound to a path or to
+ * nothing, then 256 of abstract names.
+ */
+#include <net/af_unix.h>
+#ifndef UNIX_HASH_SIZE
+#define UNIX_HASH_MOD		(256 - 1)
+#define UNIX_HASH_SIZE		(256 * 2)
+#endif
+
 /* 6.14 made kernel.pid_max a sysctl of each pid namespace (its table is
  * looked up in the writer's, as kernel.ns_last_pid's handler does): from
  * then on it is answered to callers in the initial pid namespace only,

@@ -24,6 +24,7 @@
 #include "call.h"
 #include "caller.h"
 #include "conn.h"
+#include "files.h"
 #include "dispatch.h"
 #include "params.h"
 #include "registry.h"
@@ -177,6 +178,8 @@ static void call_run(struct varlink_call *call, void *params)
 	ret = m->call(call, params);
 	WRITE_ONCE(call->runner, NULL);
 	module_put(owner);
+	/* a kernel handler it ran may have asked for a restart: files.c */
+	vl_kthread_unsignal();
 
 	if (ret == -EINPROGRESS) {
 		vl_call_put(call);

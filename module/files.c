@@ -26,22 +26,69 @@
  * component, only [A-Za-z0-9_.:@+-]; and it is looked up without
  * following any symbolic link (procfs's "self" and "net" are ones, into
  * the kworker's own process), without leaving the mount or its root.
+ *
+ * Handlers written for a system call.  A file's handlers run here in a
+ * kworker, or in the caller's task inside its sendmsg() (the inline
+ * path), never in a system call of their own.  One that wants its
+ * system call restarted (restart_syscall(): ipv6's addr_gen_mode and
+ * stable_secret while RTNL is busy; an interrupted wait) sets
+ * TIF_SIGPENDING and returns -ERESTART*: nothing will restart it, and a
+ * kworker left so has signal_pending() true for every later work item
+ * of every module it runs.  So each open, read, write and listing is
+ * tried again after a restart, VL_FILE_RESTARTS times with a pause that
+ * doubles, and a kthread's spurious TIF_SIGPENDING is cleared at once
+ * (recalc_sigpending(), which keeps any signal really pending); in the
+ * caller's own task it is left for its return to user space, which
+ * clears it.  Whatever error is left is one a user program knows
+ * (vl_errno_user()): no errno of include/linux/errno.h (512 and above)
+ * leaves this file or reaches a reply.
+ *
+ * The caller's view.  The internal mounts are never read-only, but the
+ * caller's own /proc/sys or /sys may be: a container's (Docker mounts
+ * them read-only) or a systemd service's with ProtectKernelTunables=.
+ * A file opened for writing for a call must be writable in the views of
+ * both the opener (its root when the connection was accepted, peer.c)
+ * and the sender (its root now): the file's path in that view, "/proc/",
+ * "/sys/" or "/sys/fs/cgroup/" and the name below its root, is walked
+ * from the dcache alone, mount by mount (nothing is asked of the
+ * caller's file systems, which may be a FUSE daemon's that never
+ * answers; a directory not in the dcache has nothing mounted below it),
+ * to the mount the caller's write(2) would go through.  A read-only one
+ * is -EROFS, as write(2) says.  A view that does not reach a file system
+ * of that type (nothing mounted there) is no view: a party in the
+ * initial mount namespace without one (PID 1 before it mounts anything)
+ * writes as its credentials allow, one in another mount namespace (or
+ * whose process is gone) writes nothing: -EROFS.
  */
 #include <linux/cred.h>
+#include <linux/dcache.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/fs_struct.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/nsproxy.h>
+#include <linux/path.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/stringhash.h>
 #include <linux/workqueue.h>
 
 #include "call.h"
 #include "caller.h"
 #include "compat.h"
 #include "files.h"
+#include "peer.h"
 
 /* The longest name varlink_file_open() takes, in bytes */
 #define VL_FILE_NAME_MAX	512
+/* A handler's restart is tried again so often, after a pause of
+ * VL_FILE_RESTART_MS doubled each time: 62 ms in all, at most
+ */
+#define VL_FILE_RESTARTS	5
+#define VL_FILE_RESTART_MS	2
 
 static const char *const fs_types[VARLINK_FS_COUNT] = {
 	[VARLINK_PROC] = "proc",
@@ -131,6 +178,230 @@ static bool name_valid(const char *name)
 	}
 }
 
+/**
+ * vl_errno_user() - an errno a user program knows, for one of the kernel's
+ * @err: a negative errno, from a kernel function
+ *
+ * The errnos of include/linux/errno.h (512 and above) are the kernel's
+ * own: a system call never returns them.  A restart (the system call
+ * would have been tried again) is -EAGAIN, try again; the others are
+ * what the system-call layer or the file systems make of them (NFSv3's
+ * "not supported", 524, is -EOPNOTSUPP), and -EIO for any other.
+ *
+ * Return: @err, or the errno that stands for it.
+ */
+int vl_errno_user(int err)
+{
+	if (err > -ERESTARTSYS)
+		return err;
+	switch (-err) {
+	case ERESTARTSYS:
+	case ERESTARTNOINTR:
+	case ERESTARTNOHAND:
+	case ERESTART_RESTARTBLOCK:
+	case EPROBE_DEFER:
+	case EJUKEBOX:
+	case ERECALLCONFLICT:
+		return -EAGAIN;
+	case ENOIOCTLCMD:
+		return -ENOTTY;
+	case EOPENSTALE:
+	case EBADHANDLE:
+		return -ESTALE;
+	case ETOOSMALL - 1:	/* NFSv3's "not supported" */
+		return -EOPNOTSUPP;
+	case ENOPARAM:
+	case EBADCOOKIE:
+	case ETOOSMALL:
+	case EBADTYPE:
+		return -EINVAL;
+	case ESERVERFAULT:
+		return -EREMOTEIO;
+	default:
+		return -EIO;
+	}
+}
+
+/**
+ * vl_kthread_unsignal() - clear a kthread's spurious TIF_SIGPENDING
+ *
+ * A handler that asked for its system call to be restarted, where there
+ * is none, left it set: in a kworker, every later work item would see
+ * signal_pending().  recalc_sigpending() clears it unless a signal is
+ * really pending.  Nothing is done in a user task (the caller's own, on
+ * the inline path): its return to user space clears it, and delivers
+ * what is pending.
+ *
+ * Context: process context.
+ */
+void vl_kthread_unsignal(void)
+{
+	struct sighand_struct *sighand;
+
+	if (!(current->flags & PF_KTHREAD) || !signal_pending(current))
+		return;
+	/* a task's own sighand does not change under it */
+	sighand = rcu_dereference_protected(current->sighand, true);
+	spin_lock_irq(&sighand->siglock);
+	recalc_sigpending();
+	spin_unlock_irq(&sighand->siglock);
+}
+
+/**
+ * vl_file_restart() - whether to try a file's operation again
+ * @err: what it failed with
+ * @n: the restarts so far, counted here
+ *
+ * Only a restart, so often, after a pause (see the top of files.c).
+ *
+ * Return: true to try again.
+ */
+bool vl_file_restart(long err, unsigned int *n)
+{
+	if (err != -ERESTARTSYS && err != -ERESTARTNOINTR &&
+	    err != -ERESTARTNOHAND && err != -ERESTART_RESTARTBLOCK)
+		return false;
+	vl_kthread_unsignal();
+	if (*n >= VL_FILE_RESTARTS || fatal_signal_pending(current))
+		return false;
+	msleep(VL_FILE_RESTART_MS << (*n)++);
+	return true;
+}
+
+/* Where each mount's files are in a caller's view of the file system */
+static const char *const fs_view_dirs[VARLINK_FS_COUNT] = {
+	[VARLINK_PROC] = "proc",
+	[VARLINK_SYSFS] = "sys",
+	[VARLINK_CGROUP2] = "sys/fs/cgroup",
+};
+
+/* Cross the mounts stacked on @path: mounts only, never ->d_manage() */
+static void view_cross(struct path *path)
+{
+	while (d_mountpoint(path->dentry) && follow_down_one(path))
+		;
+}
+
+/* Go down @path by the components of @rel, of the dcache only, as far as
+ * they are there and no symbolic link; crossing each mount on the way.
+ * Only a file system's ->d_hash() and ->d_compare() run, which never
+ * sleep.
+ */
+static void view_walk(struct path *path, const char *rel)
+{
+	const char *end;
+	struct dentry *d;
+	struct qstr q;
+
+	view_cross(path);
+	for (; *rel; rel = *end ? end + 1 : end) {
+		end = strchrnul(rel, '/');
+		/* as d_hash_and_lookup(), which 6.x had and 7.x does not */
+		q = (struct qstr)QSTR_INIT(rel, end - rel);
+		q.hash = full_name_hash(path->dentry, q.name, q.len);
+		if ((path->dentry->d_flags & DCACHE_OP_HASH) &&
+		    path->dentry->d_op->d_hash(path->dentry, &q) < 0)
+			return;
+		d = d_lookup(path->dentry, &q);
+		if (!d)
+			return;
+		if (d_really_is_negative(d) || d_is_symlink(d)) {
+			dput(d);
+			return;
+		}
+		dput(path->dentry);
+		path->dentry = d;
+		view_cross(path);
+	}
+}
+
+/**
+ * view_writable() - whether a party's view lets it write a file
+ * @root: the party's root directory, or an empty path if it has none
+ * @init_mnt: whether it is in the initial mount namespace
+ * @mnt: the internal mount the file is on
+ * @fs: which one
+ * @name: its path there, checked by name_valid()
+ *
+ * See "The caller's view" at the top.
+ *
+ * Return: 0, or -EROFS.
+ */
+static int view_writable(const struct path *root, bool init_mnt,
+			 const struct vfsmount *mnt, enum varlink_fs fs,
+			 const char *name)
+{
+	struct file_system_type *type = mnt->mnt_sb->s_type;
+	struct path path;
+	int err;
+
+	if (!root->mnt)
+		return init_mnt ? 0 : -EROFS;
+	path = *root;
+	path_get(&path);
+	view_walk(&path, fs_view_dirs[fs]);
+	if (path.mnt->mnt_sb->s_type == type)
+		view_walk(&path, name);
+	if (path.mnt->mnt_sb->s_type != type)
+		err = init_mnt ? 0 : -EROFS;
+	else
+		err = __mnt_is_readonly(path.mnt) ? -EROFS : 0;
+	path_put(&path);
+	return err;
+}
+
+/* The root and mount namespace of @pid's process, from any of its
+ * threads that has them; false once it has exited.
+ */
+static bool process_view(struct pid *pid, struct path *root, bool *init_mnt)
+{
+	struct task_struct *leader, *t;
+	bool found = false;
+
+	rcu_read_lock();
+	leader = pid_task(pid, PIDTYPE_TGID);
+	if (leader) {
+		for_each_thread(leader, t) {
+			task_lock(t);
+			if (t->fs && t->nsproxy) {
+				get_fs_root(t->fs, root);
+				*init_mnt = t->nsproxy->mnt_ns ==
+					    init_task.nsproxy->mnt_ns;
+				found = true;
+			}
+			task_unlock(t);
+			if (found)
+				break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Whether @call's opener and sender may both write @name of @fs (on
+ * @mnt), as their own views of the file system show it: 0, or -EROFS.
+ */
+static int call_view_writable(const struct varlink_call *call,
+			      const struct vfsmount *mnt, enum varlink_fs fs,
+			      const char *name)
+{
+	const struct vl_peer *peer = call->peer;
+	struct path root;
+	bool init_mnt;
+	int err;
+
+	err = view_writable(&peer->root, peer->init_ns & CLONE_NEWNS, mnt, fs,
+			    name);
+	if (err)
+		return err;
+	if (!call->sender_pid || !process_view(call->sender_pid, &root,
+					       &init_mnt))
+		return -EROFS;
+	err = view_writable(&root, init_mnt, mnt, fs, name);
+	path_put(&root);
+	return err;
+}
+
 /* What the other party may do to the inode, as @cred */
 static int permission_as(const struct cred *cred, const struct path *path,
 			 int mask)
@@ -143,9 +414,11 @@ static int permission_as(const struct cred *cred, const struct path *path,
 }
 
 /* Open @name on @fs as @cred, which must be allowed @flags' access,
- * and so must @other unless it is NULL.
+ * and so must @other unless it is NULL; and, for writing, the views of
+ * @call's parties allow it, unless @call is NULL.
  */
-static struct file *open_as(const struct cred *cred, const struct cred *other,
+static struct file *open_as(const struct varlink_call *call,
+			    const struct cred *cred, const struct cred *other,
 			    enum varlink_fs fs, const char *name, int flags)
 {
 	unsigned int lookup = LOOKUP_NO_SYMLINKS | LOOKUP_NO_MAGICLINKS |
@@ -153,6 +426,7 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 	int acc = flags & O_ACCMODE;
 	int mask = (acc != O_WRONLY ? MAY_READ : 0) |
 		   (acc != O_RDONLY ? MAY_WRITE : 0);
+	unsigned int restarts = 0;
 	const struct cred *old;
 	struct vfsmount *mnt;
 	struct file *f;
@@ -172,21 +446,28 @@ static struct file *open_as(const struct cred *cred, const struct cred *other,
 	err = vfs_path_lookup(mnt->mnt_root, mnt, name, lookup, &path);
 	revert_creds(old);
 	if (err)
-		return ERR_PTR(err);
+		return ERR_PTR(vl_errno_user(err));
 	if (!(flags & O_DIRECTORY) && d_is_dir(path.dentry))
 		err = -EISDIR;
 	if (!err)
 		err = permission_as(cred, &path, mask);
 	if (!err && other)
 		err = permission_as(other, &path, mask);
+	if (!err && call && acc != O_RDONLY)
+		err = call_view_writable(call, mnt, fs, name);
 	if (err) {
 		f = ERR_PTR(err);
 	} else {
 		/* as @cred: an ->open() may check the current task's */
 		old = override_creds(cred);
-		f = dentry_open(&path, (flags & (O_ACCMODE | O_DIRECTORY)) |
-				O_LARGEFILE, cred);
+		do {
+			f = dentry_open(&path, (flags & (O_ACCMODE |
+							 O_DIRECTORY)) |
+					O_LARGEFILE, cred);
+		} while (IS_ERR(f) && vl_file_restart(PTR_ERR(f), &restarts));
 		revert_creds(old);
+		if (IS_ERR(f))
+			f = ERR_PTR(vl_errno_user(PTR_ERR(f)));
 	}
 	path_put(&path);
 	return f;
@@ -226,7 +507,7 @@ struct file *varlink_file_open_cred(const struct cred *cred,
 				    enum varlink_fs fs, const char *name,
 				    int flags)
 {
-	return open_as(cred, NULL, fs, name, flags);
+	return open_as(NULL, cred, NULL, fs, name, flags);
 }
 EXPORT_SYMBOL_GPL(varlink_file_open_cred);
 
@@ -247,13 +528,21 @@ EXPORT_SYMBOL_GPL(varlink_file_open_cred);
  * call's sender, the one whose capabilities the other holds too, which
  * becomes its f_cred; the other must be allowed the access by
  * inode_permission() too.  A call without a sender, or whose two
- * credentials cannot be ordered so, gets -EACCES.  Reads and writes of
- * the file run with the current task's credentials: for /proc/sys, whose
- * handlers check them, use varlink_file_read() and varlink_file_write().
+ * credentials cannot be ordered so, gets -EACCES.  Opened for writing,
+ * the file must be writable in both parties' own views of the file
+ * system too: where the opener's or the sender's /proc, /sys or
+ * /sys/fs/cgroup shows it on a read-only mount (a container's, a
+ * service's with ProtectKernelTunables=), or, in a mount namespace other
+ * than the initial one, does not show it at all, -EROFS (see the top of
+ * files.c).  Reads and writes of the file run with the current task's
+ * credentials: for /proc/sys, whose handlers check them, and whose
+ * handlers may ask for a restart, use varlink_file_read() and
+ * varlink_file_write().
  *
  * Context: process context, may sleep.
  * Return: the file (fput() it), or an ERR_PTR(), see
- * varlink_file_open_cred().
+ * varlink_file_open_cred(); -EROFS for a write the caller's view
+ * refuses.
  */
 struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
 			       const char *name, int flags)
@@ -264,7 +553,7 @@ struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return ERR_CAST(cred);
-	f = open_as(cred, other, fs, name, flags);
+	f = open_as(call, cred, other, fs, name, flags);
 	put_cred(cred);
 	return f;
 }
@@ -279,17 +568,22 @@ EXPORT_SYMBOL_GPL(varlink_file_open);
  * @size: bytes of @buf, the NUL that ends what is read included
  *
  * Opens @name read-only as varlink_file_open() does and reads it from its
- * start to its end, as the same credentials.
+ * start to its end, as the same credentials.  A read the file's handler
+ * wants restarted (restart_syscall()) is tried again a few times, with a
+ * pause between: see the top of files.c.
  *
  * Context: process context, may sleep.
  * Return: the bytes read, less than @size, with a NUL after them;
  * -EFBIG if the file holds @size - 1 bytes or more (@buf then holds the
- * first of them); an error of varlink_file_open(), or of the read.
+ * first of them); an error of varlink_file_open(), or of the read:
+ * -EAGAIN for a handler that still wanted a restart, never an errno of
+ * the kernel's own (vl_errno_user()).
  */
 ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 			  const char *name, char *buf, size_t size)
 {
 	const struct cred *cred, *other, *old;
+	unsigned int restarts = 0;
 	size_t len = 0;
 	ssize_t n = 0;
 	struct file *f;
@@ -301,7 +595,7 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, name, O_RDONLY);
+	f = open_as(call, cred, other, fs, name, O_RDONLY);
 	if (IS_ERR(f)) {
 		put_cred(cred);
 		return PTR_ERR(f);
@@ -309,6 +603,8 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	old = override_creds(cred);
 	while (len < size - 1) {
 		n = kernel_read(f, buf + len, size - 1 - len, &pos);
+		if (n < 0 && vl_file_restart(n, &restarts))
+			continue;
 		if (n <= 0)
 			break;
 		len += n;
@@ -316,11 +612,12 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	/* full: is that all there is? */
 	if (len == size - 1 && kernel_read(f, &c, 1, &pos) > 0)
 		n = -EFBIG;
+	vl_kthread_unsignal();
 	revert_creds(old);
 	fput(f);
 	put_cred(cred);
 	buf[len] = '\0';
-	return n < 0 ? n : len;
+	return n < 0 ? vl_errno_user(n) : len;
 }
 EXPORT_SYMBOL_GPL(varlink_file_read);
 
@@ -332,17 +629,21 @@ EXPORT_SYMBOL_GPL(varlink_file_read);
  * @buf: what to write
  * @len: bytes of @buf
  *
- * Opens @name write-only as varlink_file_open() does and writes @buf at
- * its start, in one write, as the same credentials.
+ * Opens @name write-only as varlink_file_open() does (the caller's own
+ * views of the file system must let it write there) and writes @buf at
+ * its start, in one write, as the same credentials; a write the
+ * handler wants restarted is tried again, as varlink_file_read() does.
  *
  * Context: process context, may sleep.
  * Return: 0; -EIO if the file took less than @len bytes; an error of
- * varlink_file_open(), or of the write.
+ * varlink_file_open() (-EROFS where the caller's view is read-only), or
+ * of the write (-EAGAIN for one still restarted).
  */
 int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		       const char *name, const char *buf, size_t len)
 {
 	const struct cred *cred, *other, *old;
+	unsigned int restarts = 0;
 	struct file *f;
 	loff_t pos = 0;
 	ssize_t n;
@@ -350,18 +651,21 @@ int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 	cred = call_cred(call, &other);
 	if (IS_ERR(cred))
 		return PTR_ERR(cred);
-	f = open_as(cred, other, fs, name, O_WRONLY);
+	f = open_as(call, cred, other, fs, name, O_WRONLY);
 	if (IS_ERR(f)) {
 		put_cred(cred);
 		return PTR_ERR(f);
 	}
 	old = override_creds(cred);
-	n = kernel_write(f, buf, len, &pos);
+	do {
+		n = kernel_write(f, buf, len, &pos);
+	} while (n < 0 && vl_file_restart(n, &restarts));
+	vl_kthread_unsignal();
 	revert_creds(old);
 	fput(f);
 	put_cred(cred);
 	if (n < 0)
-		return n;
+		return vl_errno_user(n);
 	return n == len ? 0 : -EIO;
 }
 EXPORT_SYMBOL_GPL(varlink_file_write);

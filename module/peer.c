@@ -22,6 +22,7 @@
 #include <linux/capability.h>
 #include <linux/cgroup.h>
 #include <linux/cred.h>
+#include <linux/fs_struct.h>
 #include <linux/memcontrol.h>
 #include <linux/net.h>
 #include <linux/nsproxy.h>
@@ -180,6 +181,38 @@ static struct task_struct *live_thread(struct task_struct *leader)
 	return found;
 }
 
+/* The opener's view of the file system.  A write for a call honours the
+ * view of both its parties (files.c): the sender's is looked up when it
+ * writes, the opener's is taken here, when the connection is accepted,
+ * as its namespaces are, and pins the opener's root as an open
+ * descriptor of it would.
+ */
+
+/**
+ * peer_view_get() - take the opener's root directory
+ * @peer: the opener, being taken by vl_peer_get()
+ * @task: a live thread of its process
+ *
+ * Without one (the thread is exiting), @peer->root stays empty.
+ */
+static void peer_view_get(struct vl_peer *peer, struct task_struct *task)
+{
+	task_lock(task);
+	if (task->fs)
+		get_fs_root(task->fs, &peer->root);
+	task_unlock(task);
+}
+
+/**
+ * peer_view_put() - drop what peer_view_get() took
+ * @peer: the opener
+ */
+static void peer_view_put(struct vl_peer *peer)
+{
+	if (peer->root.mnt)
+		path_put(&peer->root);
+}
+
 /**
  * vl_peer_get() - take who opened an accepted connection
  * @peer: filled in; vl_peer_put() drops it, even on error
@@ -237,6 +270,7 @@ int vl_peer_get(struct vl_peer *peer, struct socket *sock)
 			       NULL;
 	peer->init_ns |= init_namespaces(task);
 	peer->boottime_offset = boottime_offset(task);
+	peer_view_get(peer, task);
 	if (!peer->memcg && no_sk_memcg)
 		mm = get_task_mm(task);
 	put_task_struct(task);
@@ -262,6 +296,7 @@ void vl_peer_put(struct vl_peer *peer)
 	if (peer->cgroup_ns)
 		ns_put(&peer->cgroup_ns->ns, init_cgroup_ns_common());
 	mem_cgroup_put(peer->memcg);
+	peer_view_put(peer);
 }
 
 /**
@@ -287,4 +322,3 @@ void vl_peer_caller(const struct vl_peer *peer, struct varlink_caller *caller)
 		.boottime_offset = peer->boottime_offset,
 	};
 }
-

@@ -6,6 +6,7 @@
 #ifndef _VL_PEER_H
 #define _VL_PEER_H
 
+#include <linux/path.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -18,6 +19,7 @@ struct pid;
 struct pid_namespace;
 struct sock;
 struct socket;
+struct task_struct;
 struct user_namespace;
 struct uts_namespace;
 struct varlink_caller;
@@ -48,6 +50,9 @@ struct varlink_caller;
  *	cgroup.memory=nosocket) that of the opener's process when accepted.
  *	NULL for the root cgroup, or that opener gone by then
  * @node: on admission.c's list while the connection is admitted
+ * @root: the opener's root directory when accepted (a reference), or an
+ *	empty path if it had exited: its view of the file system, which a
+ *	write for it must honour (files.c); see vl_peer_view_get()
  *
  * Read-only once taken (but @node, admission.c's): the connection and its
  * calls read its fields directly, without a lock.
@@ -65,6 +70,8 @@ struct vl_peer {
 	s64 boottime_offset;
 	struct mem_cgroup *memcg;
 	struct list_head node;
+	/* the opener's view of the file system (files.c) */
+	struct path root;
 };
 
 int vl_peer_get(struct vl_peer *peer, struct socket *sock);

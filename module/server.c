@@ -4,6 +4,12 @@
  * every network namespace (pernet operations), or of the initial one
  * only with init_net_only.
  *
+ * The name is the kernel's in the initial namespace: where a process
+ * holds it already, the module does not load, and says whose socket it
+ * is.  Elsewhere a namespace whose processes hold it is left to them,
+ * with a warning; clients check that their server is the kernel by the
+ * listener's credentials (listener_listen()).
+ *
  * The listening socket's ->sk_data_ready() runs in the connecting task
  * (AF_UNIX calls it after dropping its own locks), but it must not sleep,
  * so it only queues accept_work, which accepts until -EAGAIN.  An accept
@@ -15,6 +21,7 @@
 #include <linux/net.h>
 #include <linux/pid.h>
 #include <linux/proc_fs.h>
+#include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/srcu.h>
@@ -169,6 +176,69 @@ static void listener_unserved(struct net *net, int err)
 				    net->ns.inum, err);
 }
 
+/* Whether @sk is bound to the module's name: an abstract stream socket */
+static bool sk_has_name(struct sock *sk)
+{
+	const struct unix_address *addr = unix_sk(sk)->addr;
+	size_t len = strlen(server_name);
+
+	return sk->sk_type == SOCK_STREAM && addr &&
+	       addr->len == offsetof(struct sockaddr_un, sun_path) + 1 + len &&
+	       !addr->name->sun_path[0] &&
+	       !memcmp(addr->name->sun_path + 1, server_name, len);
+}
+
+/**
+ * listener_squatter() - say whose socket holds the name in @net
+ * @net: the initial network namespace, where the bind failed
+ *
+ * The module does not load without serving the host: it names the
+ * socket that took its name, as ss -xlp and /proc/PID/fd show it
+ * (socket:[INODE]), with its owner and, if it listens, the process that
+ * made it listen.  AF_UNIX hashes abstract names into the upper half of
+ * the namespace's table (unix_abstract_hash()); its buckets are looked
+ * through under their locks, as /proc/net/unix does.
+ */
+static void listener_squatter(struct net *net)
+{
+	unsigned long ino = 0;
+	struct pid *pid = NULL;
+	struct task_struct *task;
+	char comm[TASK_COMM_LEN] = "";
+	unsigned int i;
+	kuid_t uid = INVALID_UID;
+	struct sock *sk;
+
+	for (i = UNIX_HASH_MOD + 1; i < UNIX_HASH_SIZE && !ino; i++) {
+		spin_lock(&net->unx.table.locks[i]);
+		sk_for_each(sk, &net->unx.table.buckets[i]) {
+			if (!sk_has_name(sk))
+				continue;
+			ino = sock_i_ino(sk);
+			uid = READ_ONCE(sk->sk_uid);
+			spin_lock(&sk->sk_peer_lock);
+			pid = get_pid(sk->sk_peer_pid);
+			spin_unlock(&sk->sk_peer_lock);
+			break;
+		}
+		spin_unlock(&net->unx.table.locks[i]);
+	}
+	if (!ino) {
+		pr_err("@%s is already bound by another socket; choose another with socket_name=\n",
+		       server_name);
+		return;
+	}
+	task = get_pid_task(pid, PIDTYPE_TGID);
+	if (task) {
+		get_task_comm(comm, task);
+		put_task_struct(task);
+	}
+	pr_err("@%s is taken in the initial network namespace by socket:[%lu] of uid %u, pid %d (%s): not loaded; free the name, or choose another with socket_name=\n",
+	       server_name, ino, from_kuid(&init_user_ns, uid),
+	       pid_nr(pid), comm);
+	put_pid(pid);
+}
+
 /* Listen in @net, on the module's name. */
 static int listener_start(struct vl_server *srv, struct net *net)
 {
@@ -193,8 +263,7 @@ static int listener_start(struct vl_server *srv, struct net *net)
 		if (!net_eq(net, &init_net))
 			goto err_sock;
 		if (err == -EADDRINUSE)
-			pr_err("@%s is already bound by another socket; choose another with socket_name=\n",
-			       server_name);
+			listener_squatter(net);
 		else
 			pr_err("cannot bind @%s: %d\n", server_name, err);
 		goto err_sock;

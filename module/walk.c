@@ -101,21 +101,26 @@ static bool walk_fill_one(struct dir_context *ctx, const char *name, int len,
 	return true;
 }
 
-/* Read @l's next entries, as whoever opened its directory. */
+/* Read @l's next entries, as whoever opened its directory; a handler
+ * that asks for a restart is tried again, as files.c's are.
+ */
 static int walk_fill(struct vl_walk_level *l)
 {
 	struct walk_fill f = { .ctx.actor = walk_fill_one, .l = l };
-	const struct cred *old;
 	loff_t pos = l->dir->f_pos;
+	unsigned int restarts = 0;
+	const struct cred *old;
 	int err;
 
-	l->len = 0;
-	l->off = 0;
 	old = override_creds(l->dir->f_cred);
-	err = iterate_dir(l->dir, &f.ctx);
+	do {
+		l->len = 0;
+		l->off = 0;
+		err = iterate_dir(l->dir, &f.ctx);
+	} while (err && vl_file_restart(err, &restarts));
 	revert_creds(old);
 	l->eof = !err && l->dir->f_pos == pos;
-	return err;
+	return vl_errno_user(err);
 }
 
 /* Open the directory of @w->path, @name in @parent's, as the walk does. */

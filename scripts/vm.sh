@@ -66,7 +66,7 @@ DEBUG_EXCLUDED="varlink_varlinkctl.sh varlink_cli.sh varlink_socket
 	varlink_protocol varlink_system varlink_process varlink_files"
 EXCLUDED_612="varlink_varlinkctl.sh"
 # - on the built-in kernel, what unloads a built-in module: the core
-#   (varlink_core_unload, and varlink_netns, which loads it again with
+#   (varlink_core_unload, varlink_impostor, and varlink_netns, which loads it again with
 #   other parameters) and org.kernel.network (varlink_network reloads it
 #   with other limits);
 # - the suites of org.kernel.sysctl, .log and .device (500 s of the
@@ -82,7 +82,7 @@ EXCLUDED_612="varlink_varlinkctl.sh"
 #   core that is not (varlink_provider, varlink_provider_unload), the
 #   listeners of the namespaces (varlink_containers) and the built-in
 #   providers (varlink_system, varlink_process, varlink_files).
-BUILTIN_EXCLUDED="varlink_core_unload varlink_netns varlink_network
+BUILTIN_EXCLUDED="varlink_core_unload varlink_netns varlink_impostor varlink_network
 	varlink_sysctl varlink_log varlink_device
 	varlink_limits varlink_fastpath varlink_streams varlink_memory"
 

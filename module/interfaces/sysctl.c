@@ -22,8 +22,11 @@
  *    only to callers in the initial ipc or pid namespace, others get
  *    NotInNamespace: never the host's value;
  *  - Set needs a capability on top (CAP_SYS_ADMIN, for net.* also
- *    CAP_NET_ADMIN): a container whose /proc/sys is mounted read-only
- *    could otherwise write through here.
+ *    CAP_NET_ADMIN), and the core refuses a write where the caller's own
+ *    /proc/sys is read-only (EROFS, files.c): a container's or a
+ *    ProtectKernelTunables= service's could otherwise write through here;
+ *  - a handler that wants its read restarted (ipv6's addr_gen_mode under
+ *    RTNL contention) is tried again by the core, then is EAGAIN.
  */
 #include <linux/bpf-cgroup.h>
 #include <linux/capability.h>
@@ -95,7 +98,10 @@ static const char sysctl_idl[] =
 "# directory or does not exist is NoSuchName; a value over 8 KiB is\n"
 "# org.kernel.varlink.SystemError (errno 27, EFBIG), and a sysctl whose\n"
 "# read fails (net.ipv6.conf.all.stable_secret before it is set, EIO)\n"
-"# gives SystemError with that errno.\n"
+"# gives SystemError with that errno.  A read its handler would have\n"
+"# restarted (net.ipv6.conf.*.addr_gen_mode while the network\n"
+"# configuration lock is busy) is tried again a few times, then is\n"
+"# SystemError errno 11 (EAGAIN): try again.\n"
 "method Get(\n"
 "  # The sysctl, e.g. \"kernel.random.boot_id\".\n"
 "  name: string\n"
@@ -126,7 +132,8 @@ static const char sysctl_idl[] =
 "  # reading it fails (EIO for an unset stable_secret) or it is over 8 KiB.\n"
 "  value: ?string,\n"
 "  # Whether Set of it would be allowed to the caller: the mode and rules\n"
-"  # of /proc/sys for writing, the capability Set needs and the namespace.\n"
+"  # of /proc/sys for writing, the capability Set needs, the namespace and\n"
+"  # the caller's own view of /proc/sys (not read-only).\n"
 "  writable: bool\n"
 ")\n"
 "\n"
@@ -134,11 +141,15 @@ static const char sysctl_idl[] =
 "# newline).  On top of what /proc/sys allows (see above), the caller\n"
 "# needs CAP_SYS_ADMIN in the initial user namespace, or for a net.* one\n"
 "# CAP_NET_ADMIN or CAP_SYS_ADMIN there, both the task that opened the\n"
-"# connection and the one that sent the call, else PermissionDenied: a\n"
-"# container whose /proc/sys is read-only cannot write it here either.\n"
+"# connection and the one that sent the call, else PermissionDenied.\n"
+"# Where the /proc/sys of either of them is read-only (a container's, a\n"
+"# service's with ProtectKernelTunables=), or, outside the initial mount\n"
+"# namespace, has no /proc at all, the write is\n"
+"# org.kernel.varlink.SystemError errno 30 (EROFS), as write(2) there.\n"
 "# A value the sysctl refuses (EINVAL) is InvalidParameter \"value\"; other\n"
 "# refusals of its handler are org.kernel.varlink.SystemError with their\n"
-"# errno.  A refused call changes nothing.\n"
+"# errno (EAGAIN for one it kept restarting).  A refused call changes\n"
+"# nothing.\n"
 "method Set(\n"
 "  # The sysctl, e.g. \"vm.swappiness\".\n"
 "  name: string,\n"

@@ -41,6 +41,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/rtnetlink.h>
+#include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -259,6 +260,16 @@ static const char test_idl[] =
 "# Lists a directory of such a mount as the caller, in its order; at\n"
 "# most 256 names.  Errors as ReadFile.\n"
 "method ListDir(fs: string, name: string) -> (names: []string)\n"
+"\n"
+"# Reads such a file as ReadFile does, in a kworker, and tells what the\n"
+"# read left: the errno it failed with (0 for none), and whether the\n"
+"# kworker has a signal pending after it (a handler asked for a restart).\n"
+"method ReadFileSignal(fs: string, name: string) ->\n"
+"  (errno: int, signal_pending: bool)\n"
+"\n"
+"# Whether the task that runs the call has a signal pending as it starts:\n"
+"# a kworker that earlier work left so.\n"
+"method SignalPending() -> (pending: bool)\n"
 "\n"
 "# Monitor, Defer and Replay calls not finished yet, and the counter of\n"
 "# Counter.\n"
@@ -1145,6 +1156,34 @@ static int test_write_file(struct varlink_call *call, const void *params)
 	return err ? err : test_reply(call);
 }
 
+/* ReadFileSignal(fs: string, name: string) -> (errno, signal_pending) */
+static int test_read_file_signal(struct varlink_call *call,
+				 const void *params)
+{
+	const struct test_file *p = params;
+	int fs = test_fs(p->fs);
+	ssize_t n;
+	char *buf;
+
+	if (fs < 0)
+		return varlink_error_invalid_parameter(call, "fs");
+	buf = kvmalloc(TEST_FILE_MAX, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	n = varlink_file_read(call, fs, p->name, buf, TEST_FILE_MAX);
+	kvfree(buf);
+	varlink_put_s64(call, "errno", n < 0 ? -n : 0);
+	varlink_put_bool(call, "signal_pending", signal_pending(current));
+	return test_reply(call);
+}
+
+/* SignalPending() -> (pending: bool) */
+static int test_signal_pending(struct varlink_call *call, const void *params)
+{
+	varlink_put_bool(call, "pending", signal_pending(current));
+	return test_reply(call);
+}
+
 #define TEST_LIST_MAX	256
 
 /* ListDir(fs: string, name: string) -> (names: []string) */
@@ -1282,6 +1321,12 @@ static const struct varlink_method test_methods[] = {
 		.call = test_list_dir,
 		VARLINK_PARAMS(test_list_dir_params, struct test_file),
 	},
+	{
+		.name = "ReadFileSignal",
+		.call = test_read_file_signal,
+		VARLINK_PARAMS(test_list_dir_params, struct test_file),
+	},
+	{ .name = "SignalPending", .call = test_signal_pending },
 	{ .name = "Status", .call = test_status, .flags = VARLINK_INLINE },
 };
 
