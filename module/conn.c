@@ -643,8 +643,8 @@ static bool conn_serve(struct vl_conn *conn, bool in_caller)
 				    conn->rx_len - conn->rx_off - len - 1);
 		/* its sender: the last read's writer, if it wrote all of it */
 		if (conn->ops->input(conn, &conn->peer,
-				conn->rx_mixed ? NULL : &conn->sender,
-				msg, len, in_caller) == -EAGAIN)
+				     conn->rx_mixed ? NULL : &conn->sender,
+				     msg, len, in_caller) == -EAGAIN)
 			return false;	/* not for this task: io_work */
 		rx_consume(conn, len + 1);
 	}
@@ -678,8 +678,8 @@ static void io_work(struct work_struct *work)
 	struct vl_conn *conn = container_of(work, struct vl_conn, io_work);
 	bool again;
 
-	/* the note before the try: pairs with io_unlock() */
 	set_bit(VL_CONN_IO_WANTED, &conn->flags);
+	/* the note before the try: pairs with io_unlock() */
 	smp_mb__after_atomic();
 	if (!mutex_trylock(&conn->io_lock))
 		return;		/* its holder queues us when it lets go */

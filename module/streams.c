@@ -245,7 +245,7 @@ static void stream_result(struct varlink_stream *s, int ret)
 
 /**
  * varlink_stream_start() - hand a stream to the core
- * @call: the call of a method with VARLINK_STREAM, made with "more"
+ * @call: the call of a method with VARLINK_STREAM
  * @stream: the stream, initialised with varlink_stream_init(), its
  *	provider subscribed to what kicks it
  *
@@ -264,8 +264,8 @@ int varlink_stream_start(struct varlink_call *call,
 
 	vl_call_get(call);	/* the stream's, until it is released */
 	WRITE_ONCE(stream->call, call);
-	if (WARN_ONCE(!test_bit(VL_CALL_STREAM, &call->flags),
-		      "varlink: %s: a stream of a call that is none\n",
+	if (WARN_ONCE(!(call->method->flags & VARLINK_STREAM),
+		      "varlink: %s: a stream of a method without VARLINK_STREAM\n",
 		      call->method->name)) {
 		vl_call_finish_errno(call, -EINVAL);
 		queue_rcu_work(vl_conn_wq(), &stream->free_work);
@@ -283,7 +283,8 @@ int varlink_stream_start(struct varlink_call *call,
 	mutex_lock(&stream->lock);
 	if (cancelled) {
 		stream_stop(stream);
-	} else if (call->method->flags & VARLINK_READY) {
+	} else if ((call->method->flags & VARLINK_READY) &&
+		   varlink_call_more(call)) {
 		varlink_put_bool(call, "ready", true);
 		stream_result(stream, varlink_reply_continues(call));
 	}
@@ -337,7 +338,8 @@ EXPORT_SYMBOL_GPL(varlink_stream_end);
  * @stream: the stream
  *
  * Sends the parameters written since the last reply with "continues",
- * as varlink_reply_continues().
+ * as varlink_reply_continues().  A call made without "more" gets only
+ * its final reply: the parameters are dropped.
  *
  * Context: @run (or a varlink_stream_for_each() callback).
  * Return: 0; -EAGAIN once half of max_output waits to be read by the
@@ -347,7 +349,13 @@ EXPORT_SYMBOL_GPL(varlink_stream_end);
  */
 int varlink_stream_reply(struct varlink_stream *stream)
 {
-	int err = varlink_reply_continues(stream->call);
+	int err;
+
+	if (!varlink_call_more(stream->call)) {
+		vl_call_reply_reset(stream->call);	/* only the final one */
+		return 0;
+	}
+	err = varlink_reply_continues(stream->call);
 
 	if (err || vl_conn_output_low(stream->call->conn))
 		return err;

@@ -24,7 +24,7 @@ struct socket;
  * @full: bit 0: the socket took not all: a push waits for room
  */
 struct vl_txq {
-	spinlock_t lock;
+	spinlock_t lock;	/* the rest but @full */
 	struct list_head bufs;
 	size_t queued;
 	bool busy;

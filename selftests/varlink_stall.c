@@ -152,69 +152,109 @@ TEST_F_TIMEOUT(stall, inline_holder, 120)
 	EXPECT_GT(PROBE_MAX_MS, worst);
 }
 
-/* In a child: a container without a user namespace, a network namespace
- * of its own, whose @uids each open @per connections that call @call
- * (once, or in a loop if @loop) until killed; @ready gets a byte once
- * all are sent.
+/* A client of the container, forked: @call again and again on @c, once
+ * @go is closed (every client of the container is there)
  */
-static void container(int uids, int per, const char *call, bool loop, int ready)
+static void loop_call(struct vt_conn *c, const char *call, int go)
 {
-	int u, i;
+	const char *msg;
+	char b;
 
-	if (unshare(CLONE_NEWNET))
-		_exit(1);
-	for (u = 0; u < uids; u++) {
-		if (fork())
-			continue;
-		/* gone with the test, even one the harness kills */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (vt_become(60000 + u))
-			_exit(2);
-		for (i = 0; i < per; i++) {
-			struct vt_conn *c = malloc(sizeof(*c));
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	while (read(go, &b, 1) > 0)
+		;
+	while (vt_recv(c, VT_TIMEOUT_MS, &msg) == 1 && !vt_send(c, call))
+		;
+	_exit(0);
+}
 
-			if (!c || vt_open(c) || vt_send(c, call))
-				_exit(3);
-			if (loop && !fork()) {
-				const char *msg;
+/* One uid of the container: @per connections that call @call (once, or
+ * in a loop if @loop); @ready gets a byte, 0 once all are sent.
+ */
+static void container_uid(uid_t uid, int per, const char *call, bool loop,
+			  int ready, int go)
+{
+	struct vt_conn *c = calloc(per, sizeof(*c));
+	char ok = 1;
+	int i;
 
-				prctl(PR_SET_PDEATHSIG, SIGKILL);
-				while (vt_recv(c, VT_TIMEOUT_MS, &msg) == 1 &&
-				       !vt_send(c, call))
-					;
-				_exit(0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (!c || vt_become(uid))
+		_exit(!write(ready, &ok, 1));
+	for (i = 0; i < per; i++)
+		if (vt_open(&c[i]) || vt_send(&c[i], call))
+			break;
+	if (i == per) {
+		ok = 0;
+		for (i = 0; loop && i < per; i++) {
+			if (!fork()) {
+				close(ready);
+				loop_call(&c[i], call, go);
 			}
 		}
-		if (write(ready, "", 1) != 1)
-			_exit(4);
-		pause();
-		_exit(0);
 	}
+	if (write(ready, &ok, 1) != 1 || ok)
+		_exit(1);
+	close(ready);
 	pause();
 	_exit(0);
 }
 
-/* Start a container of @uids; wait until each uid has sent its calls */
+/* In a child: a container without a user namespace, a network namespace
+ * of its own, whose @uids each open @per connections (container_uid())
+ */
+static void container(int uids, int per, const char *call, bool loop, int ready,
+		      int go)
+{
+	int u;
+
+	if (unshare(CLONE_NEWNET))
+		_exit(1);
+	for (u = 0; u < uids; u++)
+		if (!fork())
+			container_uid(60000 + u, per, call, loop, ready, go);
+	close(ready);
+	pause();
+	_exit(0);
+}
+
+/* Start a container of @uids; wait until each uid has sent its calls,
+ * then let its clients loop
+ */
 static pid_t container_start(int uids, int per, const char *call, bool loop)
 {
-	int p[2], n = 0;
+	int p[2], go[2], n = 0;
+	struct pollfd pfd;
 	pid_t pid;
 	char b;
 
 	if (pipe(p))
 		return -1;
+	if (pipe(go)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	pid = fork();
 	if (!pid) {
 		setpgid(0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(p[0]);
-		container(uids, per, call, loop, p[1]);
+		close(go[1]);
+		container(uids, per, call, loop, p[1], go[0]);
 	}
 	close(p[1]);
-	while (n < uids && read(p[0], &b, 1) == 1)
+	close(go[0]);
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	while (n < uids && poll(&pfd, 1, 60000) == 1 && read(p[0], &b, 1) == 1 &&
+	       !b)
 		n++;
 	close(p[0]);
-	return n == uids ? pid : -1;
+	close(go[1]);
+	if (n == uids)
+		return pid;
+	kill(-pid, SIGKILL);
+	return -1;
 }
 
 static void container_end(pid_t pid)
@@ -261,10 +301,12 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 {
 	long long worst, med;
 	pid_t pid;
+	int i;
 
 	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+cpu"));
 	ASSERT_TRUE(!mkdir(CG, 0755) || errno == EEXIST);
 	/* the children inherit the cgroup; the quota once they all run */
+	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", "max 100000"));
 	ASSERT_EQ(0, vt_write_file(CG "/cgroup.procs", "0"));
 	pid = container_start(5, 20, MEMORY_GET, true);
 	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.procs", "0"));
@@ -273,7 +315,8 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 	vt_sleep_ms(1000);
 	worst = probes(PROBES, &med);
 	container_end(pid);
-	rmdir(CG);
+	for (i = 0; rmdir(CG) && errno == EBUSY && i < 100; i++)
+		vt_sleep_ms(50);	/* its last tasks are being reaped */
 	TH_LOG("100 clients looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
 	       quota, worst, med);
 	ASSERT_LE(0, worst);

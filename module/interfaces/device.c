@@ -792,9 +792,10 @@ static int vdev_get_path(struct vdev_ctx *c)
 }
 
 /* Resolve the link @name in the directory @dir ("dev/char") into
- * @c->path, relative to the root of sysfs: "devices/...".  The link is
- * followed within the core's sysfs mount, whose single tree holds its
- * target; the path is the target's from the mount's root.
+ * @c->path, relative to the root of sysfs: "devices/...".  The directory
+ * is opened as the caller; the link is followed from the core's sysfs
+ * mount's root, within it, whose single tree holds its target ("..": at
+ * most to that root), and the path is the target's from that root.
  */
 static int vdev_resolve(struct vdev_ctx *c, const char *dir,
 			const char *name)
@@ -808,7 +809,8 @@ static int vdev_resolve(struct vdev_ctx *c, const char *dir,
 			      O_RDONLY | O_DIRECTORY);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	err = vfs_path_lookup(f->f_path.dentry, f->f_path.mnt, name,
+	snprintf(c->path, sizeof(c->path), "%s/%s", dir, name);
+	err = vfs_path_lookup(f->f_path.mnt->mnt_root, f->f_path.mnt, c->path,
 			      LOOKUP_FOLLOW | LOOKUP_NO_XDEV, &path);
 	fput(f);
 	if (err)

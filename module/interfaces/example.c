@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* org.kernel.example: the smallest useful provider, and the smallest stream. */
+/* org.kernel.example: the smallest useful provider, and the smallest stream */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/utsname.h>
@@ -45,7 +45,7 @@ static const struct varlink_param count_params[] = {
 	VARLINK_PARAM("n", struct count_params, n),
 };
 
-/* A Count stream: the core runs it, paced to its client */
+/* A Count stream, which the core runs as fast as its client reads */
 struct count {
 	struct varlink_stream stream;
 	u32 i, n;
@@ -60,17 +60,9 @@ static int count_run(struct varlink_stream *stream)
 		varlink_put_s64(stream->call, "i", c->i);
 		err = varlink_stream_reply(stream);
 		if (err)
-			return err;	/* -EAGAIN: the core runs it again */
+			return err;	/* -EAGAIN: run again once read */
 	}
 	varlink_put_s64(stream->call, "i", c->n);
-	return varlink_reply(stream->call);
-}
-
-/* Ended early (the interface goes): the last reply says how far it got */
-static int count_stop(struct varlink_stream *stream)
-{
-	varlink_put_s64(stream->call, "i", container_of(stream, struct count,
-							stream)->i);
 	return varlink_reply(stream->call);
 }
 
@@ -81,7 +73,6 @@ static void count_release(struct varlink_stream *stream)
 
 static const struct varlink_stream_ops count_ops = {
 	.run = count_run,
-	.stop = count_stop,
 	.release = count_release,
 };
 
@@ -94,10 +85,6 @@ static int count(struct varlink_call *call, const void *params)
 		varlink_put_s64(call, "max", 100);
 		return varlink_error(call, "org.kernel.example.TooMany");
 	}
-	if (!varlink_call_more(call)) {
-		varlink_put_s64(call, "i", p->n);
-		return varlink_reply(call);
-	}
 	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c)
 		return -ENOMEM;
@@ -107,14 +94,9 @@ static int count(struct varlink_call *call, const void *params)
 }
 
 static const struct varlink_method example_methods[] = {
-	{
-		.name = "Hello", .call = hello,
-		VARLINK_PARAMS(hello_params, struct hello_params),
-	},
-	{
-		.name = "Count", .call = count, .flags = VARLINK_STREAM,
-		VARLINK_PARAMS(count_params, struct count_params),
-	},
+	{ .name = "Hello", .call = hello, VARLINK_PARAMS(hello_params, struct hello_params) },
+	{ .name = "Count", .call = count, VARLINK_PARAMS(count_params, struct count_params),
+	  .flags = VARLINK_STREAM },
 };
 
 static const struct varlink_interface example_iface = {

@@ -584,7 +584,7 @@ struct varlink_stream_ops {
 struct varlink_stream {
 	struct varlink_call *call;
 	const struct varlink_stream_ops *ops;
-	struct mutex lock;
+	struct mutex lock;	/* @ops' callbacks, for_each's */
 	struct list_head node;
 	unsigned long state;
 	const char *error;
