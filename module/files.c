@@ -67,12 +67,14 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fs_struct.h>
+#include <linux/minmax.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/nsproxy.h>
 #include <linux/path.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/stringhash.h>
 #include <linux/workqueue.h>
 
@@ -620,6 +622,48 @@ ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 	return n < 0 ? vl_errno_user(n) : len;
 }
 EXPORT_SYMBOL_GPL(varlink_file_read);
+
+/**
+ * varlink_file_read_alloc() - read a whole file of an internal mount into
+ *	a buffer of its size
+ * @call: the call, or NULL to read as the kernel, see varlink_file_read()
+ * @fs: the mount
+ * @name: the path relative to its root, see varlink_file_open()
+ * @size: what the file most likely fits in, the size tried first
+ * @max: the largest buffer to try, the NUL included
+ * @len: set to the bytes read
+ *
+ * As varlink_file_read(), into a buffer that doubles from @size until the
+ * file fits: it is not made larger than it needs to be, as kernels that
+ * zero what they allocate (init_on_alloc) would zero it all.
+ *
+ * Context: process context, may sleep.
+ * Return: the text, NUL-terminated, to be freed with kvfree(); or an
+ * ERR_PTR(): -EFBIG for a file of @max - 1 bytes or more, or an error of
+ * varlink_file_read().
+ */
+char *varlink_file_read_alloc(struct varlink_call *call, enum varlink_fs fs,
+			      const char *name, size_t size, size_t max,
+			      size_t *len)
+{
+	ssize_t n;
+	char *buf;
+
+	for (size = clamp(size, 2, max);; size = min(2 * size, max)) {
+		buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!buf)
+			return ERR_PTR(-ENOMEM);
+		n = varlink_file_read(call, fs, name, buf, size);
+		if (n >= 0) {
+			*len = n;
+			return buf;
+		}
+		kvfree(buf);
+		if (n != -EFBIG || size >= max)
+			return ERR_PTR(n);
+	}
+}
+EXPORT_SYMBOL_GPL(varlink_file_read_alloc);
 
 /**
  * varlink_file_write() - write a file of an internal mount as the caller

@@ -670,6 +670,18 @@ static const struct varlink_interface log_iface = {
 	.flags = VARLINK_NETNS,
 };
 
+/* No wake-up runs once this returns */
+static void log_wakeups_stop(void)
+{
+	if (log_console_tp) {
+		tracepoint_probe_unregister(log_console_tp, log_console_probe,
+					    NULL);
+		tracepoint_synchronize_unregister();
+	}
+	irq_work_sync(&log_irq_work);
+	cancel_delayed_work_sync(&log_recheck_work);
+}
+
 static int __init log_init(void)
 {
 	int err;
@@ -694,13 +706,7 @@ static int __init log_init(void)
 	return 0;
 
 unregister_probe:
-	if (log_console_tp) {
-		tracepoint_probe_unregister(log_console_tp, log_console_probe,
-					    NULL);
-		tracepoint_synchronize_unregister();
-	}
-	irq_work_sync(&log_irq_work);
-	cancel_delayed_work_sync(&log_recheck_work);
+	log_wakeups_stop();
 free_text:
 	kvfree(log_text);
 	return err;
@@ -710,14 +716,7 @@ static void __exit log_exit(void)
 {
 	/* ends every stream with a reply without entry, and waits for them */
 	varlink_unregister_interface(&log_iface);
-
-	if (log_console_tp) {
-		tracepoint_probe_unregister(log_console_tp, log_console_probe,
-					    NULL);
-		tracepoint_synchronize_unregister();
-	}
-	irq_work_sync(&log_irq_work);
-	cancel_delayed_work_sync(&log_recheck_work);
+	log_wakeups_stop();
 	kvfree(log_text);
 }
 

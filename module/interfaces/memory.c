@@ -61,38 +61,6 @@ static const char memory_idl[] =
 "  counters: [string]int\n"
 ")\n";
 
-/**
- * memory_read() - a whole file of the core's mounts, read as the kernel
- * @fs: the mount
- * @name: the file's name in it
- * @size: the size to try first, that the file most likely fits in
- *
- * For world-readable files only.  The buffer grows until the file fits,
- * up to MEMORY_FILE_MAX bytes.  It is not made larger than it needs to be:
- * kernels that zero what they allocate (init_on_alloc) would zero it all.
- *
- * Return: the text, NUL-terminated, to be freed with kvfree(); or an
- * ERR_PTR().
- */
-static char *memory_read(enum varlink_fs fs, const char *name, size_t size)
-{
-	ssize_t n;
-	char *buf;
-
-	for (;;) {
-		buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!buf)
-			return ERR_PTR(-ENOMEM);
-		n = varlink_file_read(NULL, fs, name, buf, size);
-		if (n >= 0)
-			return buf;
-		kvfree(buf);
-		if (n != -EFBIG || size >= MEMORY_FILE_MAX)
-			return ERR_PTR(n);
-		size *= 2;
-	}
-}
-
 /* A line's name: 1 to MEMORY_NAME_MAX printable ASCII characters, not a
  * space, quote or backslash (the kernel's are letters, digits, '_', '('
  * and ')'), so that it is a JSON key as it is.
@@ -174,12 +142,14 @@ static int memory_parse(char *text, char sep, struct memory_line *lines,
 static int memory_lines(const char *name, size_t size, char sep, char **text,
 			struct memory_line **lines)
 {
+	size_t count = 1, len;
 	const char *p;
-	size_t count = 1;
 	int n;
 
 	*lines = NULL;
-	*text = memory_read(VARLINK_PROC, name, size);
+	/* world-readable, and the same in every namespace */
+	*text = varlink_file_read_alloc(NULL, VARLINK_PROC, name, size,
+					MEMORY_FILE_MAX, &len);
 	if (IS_ERR(*text))
 		return PTR_ERR(*text);
 	for (p = *text; (p = strchr(p, '\n')); p++)

@@ -382,34 +382,6 @@ static int set_hostname(struct varlink_call *call, const void *params)
  */
 #define SYSTEM_CMDLINE_MAX	(64 * 1024)
 
-/* /proc/cmdline into a new buffer (kvfree()), its newline cut; *@len is
- * its length.  Returns the buffer or an ERR_PTR().
- */
-static char *read_cmdline(size_t *len)
-{
-	size_t size = PAGE_SIZE;
-	ssize_t n;
-	char *buf;
-
-	for (;;) {
-		buf = kvmalloc(size, GFP_KERNEL_ACCOUNT);
-		if (!buf)
-			return ERR_PTR(-ENOMEM);
-		/* world-readable (0444), the same in every namespace */
-		n = varlink_file_read(NULL, VARLINK_PROC, "cmdline", buf, size);
-		if (n >= 0)
-			break;
-		kvfree(buf);
-		if (n != -EFBIG || size >= SYSTEM_CMDLINE_MAX)
-			return ERR_PTR(n);
-		size *= 2;
-	}
-	if (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	*len = n;
-	return buf;
-}
-
 /* The arguments of @args (cut up in place), as parse_args() takes them
  * with the kernel's own next_arg(): "param" or "param=value", without the
  * quotes it removes.  @scratch holds at least strlen(@args) + 1 bytes.
@@ -441,7 +413,11 @@ static int get_command_line(struct varlink_call *call, const void *params)
 	size_t len;
 	int err;
 
-	cmdline = read_cmdline(&len);
+	/* world-readable (0444), the same in every namespace */
+	cmdline = varlink_file_read_alloc(NULL, VARLINK_PROC, "cmdline",
+					  PAGE_SIZE, SYSTEM_CMDLINE_MAX, &len);
+	if (!IS_ERR(cmdline) && len && cmdline[len - 1] == '\n')
+		cmdline[--len] = '\0';
 	if (IS_ERR(cmdline))
 		return PTR_ERR(cmdline);
 	/* a copy to cut up, and room for one argument */

@@ -661,6 +661,9 @@ struct file *varlink_file_open_cred(const struct cred *cred,
 				    int flags);
 ssize_t varlink_file_read(struct varlink_call *call, enum varlink_fs fs,
 			  const char *name, char *buf, size_t size);
+char *varlink_file_read_alloc(struct varlink_call *call, enum varlink_fs fs,
+			      const char *name, size_t size, size_t max,
+			      size_t *len);
 int varlink_file_write(struct varlink_call *call, enum varlink_fs fs,
 		       const char *name, const char *buf, size_t len);
 
