@@ -18,9 +18,9 @@
  *  - rtnl_waiters: a container (a network namespace of its own, five
  *    uids) with hundreds of calls waiting for the RTNL that another call
  *    holds;
- *  - cpu_quota: that container's clients (a hundred, of five uids)
- *    looping on a call served inline under cpu.max 1000 100000, and
- *    without it.
+ *  - cpu_quota: that container's clients (a hundred connections of five
+ *    uids, two writers each) looping on a call served inline under
+ *    cpu.max 1000 100000, and without it.
  * Each prints the latency it measured, worst and median.
  */
 #define _GNU_SOURCE
@@ -153,15 +153,20 @@ TEST_F_TIMEOUT(stall, inline_holder, 120)
 }
 
 /* A client of the container, forked: @call again and again on @c, once
- * @go is closed (every client of the container is there)
+ * @go is closed (every client of the container is there); a second
+ * writer (@writer) sends without reading, so that a call often comes
+ * while the first writer's is served in its own task, holding the
+ * connection
  */
-static void loop_call(struct vt_conn *c, const char *call, int go)
+static void loop_call(struct vt_conn *c, const char *call, int go, bool writer)
 {
 	const char *msg;
 	char b;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	while (read(go, &b, 1) > 0)
+		;
+	while (writer && !vt_send(c, call))
 		;
 	while (vt_recv(c, VT_TIMEOUT_MS, &msg) == 1 && !vt_send(c, call))
 		;
@@ -186,10 +191,10 @@ static void container_uid(uid_t uid, int per, const char *call, bool loop,
 			break;
 	if (i == per) {
 		ok = 0;
-		for (i = 0; loop && i < per; i++) {
+		for (i = 0; loop && i < 2 * per; i++) {
 			if (!fork()) {
 				close(ready);
-				loop_call(&c[i], call, go);
+				loop_call(&c[i / 2], call, go, i % 2);
 			}
 		}
 	}
@@ -266,17 +271,24 @@ static void container_end(pid_t pid)
 
 TEST_F_TIMEOUT(stall, rtnl_waiters, 120)
 {
+	long long worst, med, calls;
 	struct vt_conn holder;
-	long long worst, med;
 	const char *msg;
 	pid_t pid;
 
 	ASSERT_EQ(0, vt_open_ready(&holder));
 	ASSERT_EQ(0, vt_send(&holder, VT_CALL("HoldRtnl", "{\"ms\":20000}")));
 	vt_sleep_ms(200);
+	calls = vt_stat("calls");
 	pid = container_start(5, 60, VT_CALL("HoldRtnl", "{\"ms\":1}"), false);
 	ASSERT_LT(0, pid);
-	vt_sleep_ms(500);
+	vt_sleep_ms(2000);
+	/* the container's calls wait for RTNL in the server's workers, as
+	 * many as its share lets run
+	 */
+	calls = vt_stat("calls") - calls;
+	TH_LOG("%lld calls of the container reached their method", calls);
+	EXPECT_LE(vt_param("max_workers_per_container", 64), calls);
 	worst = probes(5, &med);
 	{
 		struct vt_conn r;
