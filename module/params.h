@@ -21,25 +21,34 @@
  */
 #define VL_LIMITS(X)							\
 	X(max_message_size, 65536, 64, VL_MSG_SIZE_MAX, NULL,		\
-	  "Bytes of one message, its NUL included; a longer one closes the connection.") \
+	  "Bytes of one message, its NUL included; "			\
+	  "a longer one closes the connection.")			\
 	X(max_output, 262144, 1, VL_OUTPUT_MAX,		\
 	  &vl_config.max_message_size,	\
-	  "Bytes of replies queued for one connection; more closes it, a paced stream waits at half.") \
+	  "Bytes of replies queued for one connection; more closes it, "	\
+	  "a paced stream waits at half.")				\
 	X(max_connections, 4096, 1, VL_CONN_MAX, NULL,			\
-	  "Connections in total; the last sixteenth is kept for openers with CAP_SYS_ADMIN.") \
+	  "Connections in total; "					\
+	  "the last sixteenth is kept for openers with CAP_SYS_ADMIN.") \
 	X(max_connections_per_uid, 128, 1, VL_CONN_MAX, NULL,		\
-	  "Connections of one user, or of one uid of a container, but for openers with CAP_SYS_ADMIN.") \
+	  "Connections of one user, or of one uid of a container, "	\
+	  "but for openers with CAP_SYS_ADMIN.")			\
 	X(max_connections_per_netns, 1024, 1, VL_CONN_MAX, NULL,		\
-	  "Connections in one network namespace but the initial, and of one container as a whole.") \
+	  "Connections in one network namespace but the initial, "	\
+	  "and of one container as a whole.")				\
 	X(max_streams, 128, 1, VL_STREAMS_MAX, NULL,			\
-	  "Streams (calls with \"more\" to streaming methods) at once; the last eighth is kept for CAP_SYS_ADMIN.") \
+	  "Streams (calls with \"more\" to streaming methods) at once; "	\
+	  "the last eighth is kept for CAP_SYS_ADMIN.")			\
 	X(max_streams_per_user, 16, 1, VL_STREAMS_MAX, NULL,		\
-	  "Streams of one user, or of one uid of a container, but for callers with CAP_SYS_ADMIN.") \
+	  "Streams of one user, or of one uid of a container, "		\
+	  "but for callers with CAP_SYS_ADMIN.")			\
 	X(max_streams_per_container, 32, 1, VL_STREAMS_MAX,	\
 	  &vl_config.max_streams_per_user,				\
-	  "Streams of one container, its users together, but for callers with CAP_SYS_ADMIN.") \
+	  "Streams of one container, its users together, "		\
+	  "but for callers with CAP_SYS_ADMIN.")			\
 	X(max_workers_per_user, 16, 1, VL_WORKERS_MAX, NULL,		\
-	  "Work items (calls served, stream runs) of one user running at once, but for CAP_SYS_ADMIN.") \
+	  "Work items (calls served, stream runs) of one user running "	\
+	  "at once, but for CAP_SYS_ADMIN.")				\
 	X(max_workers_per_container, 64, 1, VL_WORKERS_MAX,	\
 	  &vl_config.max_workers_per_user,				\
 	  "Work items of one container, its users together, running at once.") \

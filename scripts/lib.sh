@@ -44,6 +44,20 @@ die() { log "error: $*"; exit 1; }
 
 # The source package the debug kernel, checkpatch and the kselftest
 # harness come from.
+# The modules module/Kconfig makes, as the top Kbuild names them: every
+# tristate option in lower case (VARLINK_SYSTEM: varlink_system), the
+# KUnit tests' aside; with "providers", the core and the test provider
+# aside too.
+kconfig_modules() {
+	awk '/^config / { c = $2 } /^\ttristate/ { print tolower(c) }' \
+		"$KVARLINK_TOP/module/Kconfig" | grep -vx varlink_kunit_test |
+		if [ "${1:-}" = providers ]; then
+			grep -vx -e varlink -e varlink_test_provider
+		else
+			cat
+		fi
+}
+
 ksrc_tarball() { echo /usr/src/linux-source-6.1.tar.xz; }
 ksrc_version() { dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null; }
 ksrc_dir() { echo "$KVARLINK_CACHE/src/linux-source-6.1-$(ksrc_version)"; }

@@ -292,6 +292,34 @@ struct log_record {
 	size_t len;
 };
 
+/* Join the lines of a record's text in place: the first, from @p, stays
+ * where it is; each next one moves up over its prefix, which must be the
+ * first line's (the @plen bytes at @text).  Returns the message's length.
+ */
+static size_t log_join_lines(char *text, size_t plen, char *p, char *end)
+{
+	char *nl = memchr(p, '\n', end - p), *out;
+
+	if (!nl)
+		return end - p;
+	out = nl;
+	while (nl) {
+		char *line = nl + 1, *next;
+		size_t l;
+
+		if ((size_t)(end - line) < plen || memcmp(line, text, plen))
+			break;
+		line += plen;
+		next = memchr(line, '\n', end - line);
+		l = (next ? next : end) - line;
+		*out++ = '\n';
+		memmove(out, line, l);
+		out += l;
+		nl = next;
+	}
+	return out - p;
+}
+
 /* Parse the @len bytes of log_text that kmsg_dump_get_line(syslog=true)
  * made of a record: each line is the record's prefix (record_print_text():
  * "<pri>", the timestamp with printk.time (@time), the caller id with
@@ -301,15 +329,15 @@ struct log_record {
  */
 static void log_parse(char *text, size_t len, bool time, struct log_record *r)
 {
-	char *end = text + len, *p = text, *out, *nl;
+	char *end, *p = text;
 	unsigned int pri = 0, n = 0;
-	size_t plen, t;
+	size_t t;
 
 	memset(r, 0, sizeof(*r));
+	if (len && text[len - 1] == '\n')
+		len--;
 	r->message = text;
 	r->len = len;
-	if (len && text[len - 1] == '\n')
-		r->len = --len;
 	end = text + len;
 	if (p >= end || *p++ != '<')
 		return;
@@ -335,34 +363,8 @@ static void log_parse(char *text, size_t len, bool time, struct log_record *r)
 		p++;
 	}
 	r->pri = pri;
-	plen = p - text;
-
-	/* the first line stays where it is; the others move up over the
-	 * prefix of each, which must be the first line's
-	 */
-	nl = memchr(p, '\n', end - p);
-	if (!nl) {
-		r->message = p;
-		r->len = end - p;
-		return;
-	}
-	out = nl;
-	while (nl) {
-		char *line = nl + 1, *next;
-		size_t l;
-
-		if ((size_t)(end - line) < plen || memcmp(line, text, plen))
-			break;
-		line += plen;
-		next = memchr(line, '\n', end - line);
-		l = (next ? next : end) - line;
-		*out++ = '\n';
-		memmove(out, line, l);
-		out += l;
-		nl = next;
-	}
 	r->message = p;
-	r->len = out - p;
+	r->len = log_join_lines(text, p - text, p, end);
 }
 
 /* Write the next record of @s into its reply, if there is one, and move
