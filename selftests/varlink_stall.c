@@ -18,7 +18,7 @@
  *  - rtnl_waiters: a container (a network namespace of its own, five
  *    uids) with hundreds of calls waiting for the RTNL that another call
  *    holds;
- *  - cpu_quota: that container's clients (a hundred connections of five
+ *  - cpu_quota: that container's clients (300 connections of five
  *    uids, two writers each) looping on a call served inline under
  *    cpu.max 1000 100000, and without it.
  * Each prints the latency it measured, worst and median.
@@ -42,8 +42,13 @@
 
 #define INLINE_DELAY	"/sys/kernel/debug/varlink/test_inline_delay_ms"
 #define STALL_MS	4000
-/* What a probe may take: a new connection and a kworker-served call */
-#define PROBE_MAX_MS	2000
+/* What a probe may take, a new connection and a kworker-served call:
+ * tens of ms here, under TCG (each test prints its figures); the bounds
+ * leave room for a loaded host, and acf2b2f's module, whose workqueue
+ * the container filled, did not answer in 10 s.
+ */
+#define PROBE_MAX_MS	5000
+#define PROBE_MEDIAN_MAX_MS	1000
 #define PROBES		10
 #define MEMORY_GET	"{\"method\":\"org.kernel.memory.Get\"}"
 
@@ -57,11 +62,17 @@ static long long probe(void)
 	const char *msg;
 	int ret;
 
-	if (vt_open(&c))
+	ret = vt_open(&c);
+	if (ret) {
+		ksft_print_msg("probe: connect: %s\n", strerror(-ret));
 		return -1;
+	}
 	ret = vt_call(&c, VT_CALL("Slow", "{\"ms\":0}"), &msg);
 	vt_close(&c);
-	return ret == 1 && vt_is_ok(msg) ? vt_now_ms() - start : -1;
+	if (ret == 1 && vt_is_ok(msg))
+		return vt_now_ms() - start;
+	ksft_print_msg("probe: no answer after %lld ms\n", vt_now_ms() - start);
+	return -1;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -77,6 +88,7 @@ static long long probes(int n, long long *med)
 	long long t[PROBES];
 	int i;
 
+	*med = -1;
 	for (i = 0; i < n && i < PROBES; i++) {
 		t[i] = probe();
 		if (t[i] < 0)
@@ -150,6 +162,7 @@ TEST_F_TIMEOUT(stall, inline_holder, 120)
 	       N, STALL_MS, worst, med);
 	ASSERT_LE(0, worst);
 	EXPECT_GT(PROBE_MAX_MS, worst);
+	EXPECT_GT(PROBE_MEDIAN_MAX_MS, med);
 }
 
 /* A client of the container, forked: @call again and again on @c, once
@@ -304,6 +317,7 @@ TEST_F_TIMEOUT(stall, rtnl_waiters, 120)
 	       worst, med);
 	ASSERT_LE(0, worst);
 	EXPECT_GT(PROBE_MAX_MS, worst);
+	EXPECT_GT(PROBE_MEDIAN_MAX_MS, med);
 }
 
 #define CG	"/sys/fs/cgroup/varlink_stall"
@@ -320,7 +334,7 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 	/* the children inherit the cgroup; the quota once they all run */
 	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", "max 100000"));
 	ASSERT_EQ(0, vt_write_file(CG "/cgroup.procs", "0"));
-	pid = container_start(5, 20, MEMORY_GET, true);
+	pid = container_start(5, 60, MEMORY_GET, true);
 	ASSERT_EQ(0, vt_write_file("/sys/fs/cgroup/cgroup.procs", "0"));
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, vt_write_file(CG "/cpu.max", vt_fmt("%s 100000", quota)));
@@ -329,10 +343,11 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 	container_end(pid);
 	for (i = 0; rmdir(CG) && errno == EBUSY && i < 100; i++)
 		vt_sleep_ms(50);	/* its last tasks are being reaped */
-	TH_LOG("100 clients looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
+	TH_LOG("300 connections looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
 	       quota, worst, med);
 	ASSERT_LE(0, worst);
 	EXPECT_GT(PROBE_MAX_MS, worst);
+	EXPECT_GT(PROBE_MEDIAN_MAX_MS, med);
 }
 
 TEST_F_TIMEOUT(stall, cpu_quota, 180)

@@ -1344,8 +1344,7 @@ static const struct varlink_method vdev_methods[] = {
 
 static const struct varlink_interface vdev_iface = {
 	.idl = vdev_idl,
-	.methods = vdev_methods,
-	.n_methods = ARRAY_SIZE(vdev_methods),
+	VARLINK_METHODS(vdev_methods),
 	.flags = VARLINK_NETNS,
 };
 

@@ -101,8 +101,7 @@ static const struct varlink_method example_methods[] = {
 
 static const struct varlink_interface example_iface = {
 	.idl = example_idl,
-	.methods = example_methods,
-	.n_methods = ARRAY_SIZE(example_methods),
+	VARLINK_METHODS(example_methods),
 };
 module_varlink_interface(example_iface);
 

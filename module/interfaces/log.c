@@ -667,8 +667,7 @@ static const struct varlink_method log_methods[] = {
 
 static const struct varlink_interface log_iface = {
 	.idl = log_idl,
-	.methods = log_methods,
-	.n_methods = ARRAY_SIZE(log_methods),
+	VARLINK_METHODS(log_methods),
 	.flags = VARLINK_NETNS,
 };
 

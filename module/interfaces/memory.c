@@ -242,8 +242,7 @@ static const struct varlink_method memory_methods[] = {
 
 static const struct varlink_interface memory_iface = {
 	.idl = memory_idl,
-	.methods = memory_methods,
-	.n_methods = ARRAY_SIZE(memory_methods),
+	VARLINK_METHODS(memory_methods),
 	.flags = VARLINK_NETNS,
 };
 module_varlink_interface(memory_iface);

@@ -478,14 +478,13 @@ static const struct varlink_method network_methods[] = {
 	},
 	{
 		.name = "MonitorLinks", .call = network_monitor_links,
-		.flags = VARLINK_MORE | VARLINK_MORE_ONLY | VARLINK_STREAM,
+		.flags = VARLINK_MORE_ONLY | VARLINK_STREAM,
 	},
 };
 
 static const struct varlink_interface network_iface = {
 	.idl = network_idl,
-	.methods = network_methods,
-	.n_methods = ARRAY_SIZE(network_methods),
+	VARLINK_METHODS(network_methods),
 	.flags = VARLINK_NETNS,
 };
 

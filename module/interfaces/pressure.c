@@ -517,8 +517,7 @@ static const struct varlink_method pressure_methods[] = {
 
 static const struct varlink_interface pressure_iface = {
 	.idl = pressure_idl,
-	.methods = pressure_methods,
-	.n_methods = ARRAY_SIZE(pressure_methods),
+	VARLINK_METHODS(pressure_methods),
 	.flags = VARLINK_NETNS,
 };
 module_varlink_interface(pressure_iface);

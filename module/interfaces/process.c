@@ -273,8 +273,7 @@ static const struct varlink_method process_methods[] = {
 
 static const struct varlink_interface process_iface = {
 	.idl = process_idl,
-	.methods = process_methods,
-	.n_methods = ARRAY_SIZE(process_methods),
+	VARLINK_METHODS(process_methods),
 	.flags = VARLINK_NETNS,
 };
 module_varlink_interface(process_iface);

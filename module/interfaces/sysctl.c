@@ -717,8 +717,7 @@ static const struct varlink_method sysctl_methods[] = {
 
 static const struct varlink_interface sysctl_iface = {
 	.idl = sysctl_idl,
-	.methods = sysctl_methods,
-	.n_methods = ARRAY_SIZE(sysctl_methods),
+	VARLINK_METHODS(sysctl_methods),
 };
 module_varlink_interface(sysctl_iface);
 

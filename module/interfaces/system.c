@@ -449,22 +449,10 @@ static const struct varlink_method system_methods[] = {
 
 static const struct varlink_interface system_iface = {
 	.idl = system_idl,
-	.methods = system_methods,
-	.n_methods = ARRAY_SIZE(system_methods),
+	VARLINK_METHODS(system_methods),
 	.flags = VARLINK_NETNS,
 };
+module_varlink_interface(system_iface);
 
-static int __init system_init(void)
-{
-	return varlink_register_interface(&system_iface);
-}
-
-static void __exit system_exit(void)
-{
-	varlink_unregister_interface(&system_iface);
-}
-
-module_init(system_init);
-module_exit(system_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.system varlink interface: the system and its host name");

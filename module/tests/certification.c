@@ -634,8 +634,7 @@ static int cert_call(struct varlink_call *call, const void *params)
 
 static const struct varlink_interface cert_iface = {
 	.idl = vl_certification_idl,
-	.methods = cert_methods,
-	.n_methods = ARRAY_SIZE(cert_methods),
+	VARLINK_METHODS(cert_methods),
 };
 module_varlink_interface(cert_iface);
 

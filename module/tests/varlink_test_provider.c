@@ -1332,8 +1332,7 @@ static const struct varlink_method test_methods[] = {
 
 static const struct varlink_interface test_iface = {
 	.idl = test_idl,
-	.methods = test_methods,
-	.n_methods = ARRAY_SIZE(test_methods),
+	VARLINK_METHODS(test_methods),
 	.flags = VARLINK_NETNS,
 };
 

@@ -365,6 +365,18 @@ struct varlink_interface {
 	unsigned int flags;
 };
 
+/**
+ * VARLINK_METHODS() - an interface's method table
+ * @_table: the array of struct varlink_method (an array, not a pointer)
+ *
+ * In the initializer of a struct varlink_interface, sets .methods and
+ * .n_methods.
+ */
+#define VARLINK_METHODS(_table)						\
+	.methods = (_table),						\
+	.n_methods = sizeof(_table) / sizeof((_table)[0]) +		\
+		__must_be_array(_table)
+
 int __varlink_register_interface(const struct varlink_interface *iface,
 				 struct module *owner);
 void varlink_unregister_interface(const struct varlink_interface *iface);
