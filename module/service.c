@@ -229,8 +229,7 @@ static const struct varlink_method service_methods[] = {
 /* every namespace: GetInfo lists what is served in the caller's */
 static const struct varlink_interface service_iface = {
 	.idl = service_idl,
-	.methods = service_methods,
-	.n_methods = ARRAY_SIZE(service_methods),
+	VARLINK_METHODS(service_methods),
 	.flags = VARLINK_NETNS,
 };
 
@@ -353,8 +352,7 @@ static const struct varlink_method kernel_methods[] = {
  */
 static const struct varlink_interface kernel_iface = {
 	.idl = kernel_idl,
-	.methods = kernel_methods,
-	.n_methods = ARRAY_SIZE(kernel_methods),
+	VARLINK_METHODS(kernel_methods),
 };
 
 int vl_service_init(void)
