@@ -202,6 +202,16 @@ step_unload() {
 	done
 }
 
+# Both vCPUs of vm_qemu are up: the concurrency tests need them, and a
+# kernel that cannot bring the second one up (no MP table, no ACPI)
+# would run them on one.
+step_cpus() {
+	local online
+	online=$(cat /sys/devices/system/cpu/online)
+	diag "cpus online: $online"
+	[ "$online" = 0-1 ]
+}
+
 socket_live() {
 	grep -q " @org.kernel.varlink$" /proc/net/unix
 }
@@ -416,6 +426,7 @@ step_deb() {
 check_run() {
 	local steps="load socket"
 	[ -d /deb ] && steps="deb $steps"
+	steps="cpus $steps"
 	has kunit && steps="$steps kunit"
 	steps="$steps kselftest"
 	has kcsan && steps="$steps kcsan_watched kcsan_races"
@@ -485,7 +496,7 @@ step_statistics() {
 step_socket_stays() { socket_live; }
 
 builtin_run() {
-	local steps="boot_root first_call listening_before_init built_in statistics"
+	local steps="cpus boot_root first_call listening_before_init built_in statistics"
 	steps="$steps load kselftest unload socket_stays"
 	has kmemleak && steps="$steps kmemleak"
 	has lockdep && steps="$steps lockdep"
@@ -619,7 +630,7 @@ step_served_after() {
 }
 
 fault_run() {
-	local steps="load failslab" t
+	local steps="cpus load failslab" t
 	for t in $tests; do
 		steps="$steps fault:$t"
 	done
