@@ -20,9 +20,13 @@
  * and the interface: varlink_unregister_interface() returns only once
  * every stream of the interface is released.  A kick runs under RCU and
  * does nothing once the stream is VL_STREAM_DONE; the started list is
- * RCU too.  So an ended stream is taken off the list (end_work), and
- * released only after a grace period (free_work): no kick and no walker
- * can still hold it, and the provider's @release may free it.
+ * RCU too.  So an ended stream is taken off the list and off its call
+ * (end_work), and released only after a grace period (free_work): no
+ * kick and no walker can still hold it, and the provider's @release may
+ * free it.  A path that takes the stream's @lock while it may end (its
+ * runs, a cancel) holds a reference (@ref, stream_get()): the stream can
+ * end under that lock, and is released only once the last path is out
+ * of it.
  *
  * Quotas.  A stream holds what its provider keeps for it (a
  * subscription, a position in a replay) until its final reply, for as
@@ -150,7 +154,31 @@ void vl_stream_leave(struct varlink_call *call)
 	spin_unlock(&quota_lock);
 }
 
-/* Off the started list, then released after a grace period. */
+/* The stream of @call, if it has one that has not been released: with a
+ * reference, for stream_put().
+ */
+static struct varlink_stream *stream_get(struct varlink_call *call)
+{
+	struct varlink_stream *s;
+
+	rcu_read_lock();	/* the stream is released after a grace period */
+	s = READ_ONCE(call->stream);
+	if (s && !refcount_inc_not_zero(&s->ref))
+		s = NULL;
+	rcu_read_unlock();
+	return s;
+}
+
+/* The last reference: released after a grace period, once no kick and
+ * no stream_get() can find the stream any more.
+ */
+static void stream_put(struct varlink_stream *s)
+{
+	if (refcount_dec_and_test(&s->ref))
+		queue_rcu_work(vl_conn_wq(), &s->free_work);
+}
+
+/* Off the started list and off its call, then released. */
 static void stream_end_work(struct work_struct *work)
 {
 	struct varlink_stream *s = container_of(work, struct varlink_stream,
@@ -159,7 +187,11 @@ static void stream_end_work(struct work_struct *work)
 	mutex_lock(&started_lock);
 	list_del_rcu(&s->node);
 	mutex_unlock(&started_lock);
-	queue_rcu_work(vl_conn_wq(), &s->free_work);
+	/* vl_stream_leave(), which queued us, was its last reader under the
+	 * call's lock; stream_get() reads it under RCU
+	 */
+	WRITE_ONCE(s->call->stream, NULL);
+	stream_put(s);
 }
 
 static void stream_free_work(struct work_struct *work)
@@ -192,6 +224,7 @@ void varlink_stream_init(struct varlink_stream *stream,
 	INIT_LIST_HEAD(&stream->node);
 	stream->state = 0;
 	stream->error = NULL;
+	refcount_set(&stream->ref, 1);	/* the started stream's */
 	INIT_WORK(&stream->end_work, stream_end_work);
 	INIT_RCU_WORK(&stream->free_work, stream_free_work);
 }
@@ -268,15 +301,16 @@ int varlink_stream_start(struct varlink_call *call,
 		      "varlink: %s: a stream of a method without VARLINK_STREAM\n",
 		      call->method->name)) {
 		vl_call_finish_errno(call, -EINVAL);
-		queue_rcu_work(vl_conn_wq(), &stream->free_work);
+		stream_put(stream);
 		return -EINPROGRESS;
 	}
+	refcount_inc(&stream->ref);	/* it may end as soon as it is seen */
 	mutex_lock(&started_lock);
 	list_add_tail_rcu(&stream->node, &started);
 	mutex_unlock(&started_lock);
 
 	mutex_lock(&call->lock);
-	call->stream = stream;
+	WRITE_ONCE(call->stream, stream);
 	cancelled = test_bit(VL_CALL_CANCELLED, &call->flags);
 	mutex_unlock(&call->lock);
 
@@ -290,6 +324,7 @@ int varlink_stream_start(struct varlink_call *call,
 	}
 	mutex_unlock(&stream->lock);
 	varlink_stream_kick(stream);
+	stream_put(stream);
 	return -EINPROGRESS;
 }
 EXPORT_SYMBOL_GPL(varlink_stream_start);
@@ -364,6 +399,20 @@ int varlink_stream_reply(struct varlink_stream *stream)
 }
 EXPORT_SYMBOL_GPL(varlink_stream_reply);
 
+/* Whether @s is to run now: kicked or ending, and not paused */
+static bool stream_runnable(struct varlink_stream *s)
+{
+	if (test_bit(VL_STREAM_DONE, &s->state))
+		return false;
+	if (test_bit(VL_STREAM_PAUSED, &s->state)) {
+		if (!vl_conn_output_low(s->call->conn))
+			return false;
+		clear_bit(VL_STREAM_PAUSED, &s->state);
+	}
+	return test_and_clear_bit(VL_STREAM_KICKED, &s->state) ||
+	       test_bit(VL_STREAM_END, &s->state);
+}
+
 /**
  * vl_stream_step() - run a call's stream, if it is to run now
  * @call: the call in flight of a connection, with a reference
@@ -373,20 +422,15 @@ EXPORT_SYMBOL_GPL(varlink_stream_reply);
  */
 bool vl_stream_step(struct varlink_call *call)
 {
-	struct varlink_stream *s = READ_ONCE(call->stream);
+	struct varlink_stream *s = stream_get(call);
 	int ret;
 
-	if (!s || test_bit(VL_STREAM_DONE, &s->state))
+	if (!s)
 		return false;
-	if (test_bit(VL_STREAM_PAUSED, &s->state)) {
-		if (!vl_conn_output_low(call->conn))
-			return false;
-		clear_bit(VL_STREAM_PAUSED, &s->state);
+	if (!stream_runnable(s)) {
+		stream_put(s);
+		return false;
 	}
-	if (!test_and_clear_bit(VL_STREAM_KICKED, &s->state) &&
-	    !test_bit(VL_STREAM_END, &s->state))
-		return false;
-
 	mutex_lock(&s->lock);
 	if (test_bit(VL_STREAM_DONE, &s->state)) {
 		/* ended meanwhile */
@@ -402,6 +446,7 @@ bool vl_stream_step(struct varlink_call *call)
 		stream_result(s, ret);
 	}
 	mutex_unlock(&s->lock);
+	stream_put(s);
 	return true;
 }
 
@@ -411,20 +456,19 @@ bool vl_stream_step(struct varlink_call *call)
  * @gone: its client went away: nothing is sent; otherwise its interface
  *	is being unregistered, and @stop sends the final reply
  *
- * Return: false if the call has no stream (yet).
+ * Return: false if the call has no stream (yet), or its stream was
+ * released.
  */
 bool vl_stream_cancel(struct varlink_call *call, bool gone)
 {
-	struct varlink_stream *s;
+	struct varlink_stream *s = stream_get(call);
 
-	mutex_lock(&call->lock);
-	s = call->stream;
-	mutex_unlock(&call->lock);
 	if (!s)
 		return false;
 	mutex_lock(&s->lock);
 	stream_stop(s);
 	mutex_unlock(&s->lock);
+	stream_put(s);
 	return true;
 }
 

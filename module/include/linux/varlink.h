@@ -35,6 +35,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/workqueue.h>
@@ -578,8 +579,11 @@ struct varlink_stream_ops {
  * @node: the core's: on the interface's streams
  * @state: the core's
  * @error: the core's: the final error varlink_stream_end() was given
+ * @ref: the core's: the started stream's reference, and those of the
+ *	core's paths that lock it while it may end
  * @end_work: the core's: takes the ended stream off its interface
- * @free_work: the core's: releases it once no kick can find it
+ * @free_work: the core's: releases it once no kick can find it and no
+ *	path holds it
  *
  * A method with VARLINK_STREAM, called with "more", embeds one in an
  * object of its own, initialises it with varlink_stream_init(),
@@ -600,6 +604,7 @@ struct varlink_stream {
 	struct list_head node;
 	unsigned long state;
 	const char *error;
+	refcount_t ref;
 	struct work_struct end_work;
 	struct rcu_work free_work;
 };
