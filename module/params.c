@@ -12,7 +12,7 @@
 
 #include "params.h"
 
-#define VL_LIMIT_DEFAULT(name, def, min, max, at_least, text)	.name = def,
+#define VL_LIMIT_DEFAULT(name, def, min, max, floor, text)	.name = def,
 
 struct vl_config vl_config = {
 	.socket_name = VARLINK_SOCKET_NAME,
@@ -33,7 +33,7 @@ module_param_named(init_net_only, vl_config.init_net_only, bool, 0444);
 MODULE_PARM_DESC(init_net_only,
 		 "listen in the initial network namespace only, not in every one (default off)");
 
-#define VL_LIMIT_PARAM(name, def, min, max, at_least, text)		\
+#define VL_LIMIT_PARAM(name, def, min, max, floor, text)		\
 	module_param_named(name, vl_config.name, uint, 0444);		\
 	MODULE_PARM_DESC(name, text " (default " #def ")");
 VL_LIMITS(VL_LIMIT_PARAM)
@@ -43,7 +43,7 @@ MODULE_PARM_DESC(fast_path, "serve VARLINK_INLINE methods in the calling task wh
 
 /* The numeric limits an administrator sets, with their bounds: checked at
  * load (vl_params_check()) and listed by GetLimits (vl_limits_for_each()),
- * under their parameters' names.  A limit with @at_least may not be
+ * under their parameters' names.  A limit with @floor may not be
  * below that other one.
  */
 static const struct vl_limit {
@@ -51,10 +51,10 @@ static const struct vl_limit {
 	const unsigned int *value;
 	unsigned int min;
 	unsigned int max;
-	const unsigned int *at_least;
+	const unsigned int *floor;
 } limits[] = {
-#define VL_LIMIT_ENTRY(name, def, min, max, at_least, text)		\
-	{ #name, &vl_config.name, min, max, at_least },
+#define VL_LIMIT_ENTRY(name, def, min, max, floor, text)		\
+	{ #name, &vl_config.name, min, max, floor },
 	VL_LIMITS(VL_LIMIT_ENTRY)
 };
 
@@ -83,7 +83,7 @@ int __init vl_params_check(void)
 		      UNIX_PATH_MAX - 1))
 		return -EINVAL;
 	for (l = limits; l < limits + ARRAY_SIZE(limits); l++) {
-		min = l->at_least ? max(l->min, *l->at_least) : l->min;
+		min = l->floor ? max(l->min, *l->floor) : l->min;
 		if (!param_ok(l->name, *l->value, min, l->max))
 			return -EINVAL;
 	}

@@ -57,7 +57,7 @@
 	X(max_tokens, 8192, 16, VL_JSON_TOKENS_MAX, NULL,			\
 	  "JSON values in one message.")
 
-#define VL_LIMIT_MEMBER(name, def, min, max, at_least, text)	unsigned int name;
+#define VL_LIMIT_MEMBER(name, def, min, max, floor, text)	unsigned int name;
 
 /* The name to listen on and the limits in force, from the module parameters */
 struct vl_config {
