@@ -234,7 +234,7 @@ static const struct varlink_interface service_iface = {
 };
 
 /* A limit of params.h in GetLimits' reply: its text, then its member */
-#define VL_LIMIT_IDL(name, def, min, max, at_least, text)		\
+#define VL_LIMIT_IDL(name, def, min, max, floor, text)		\
 	"  # " text "\n  " #name ": int,\n"
 
 static const char kernel_idl[] =

@@ -212,7 +212,9 @@ vm_qemu() {
 	cmdline="$cmdline sysctl.kernel.hung_task_timeout_secs=300"
 	# last, so that they can override what is above
 	cmdline="$cmdline${5:+ $5}"
-	qemu=(qemu-system-x86_64 -accel tcg,thread="${tcg_thread:-multi}" -cpu max -m "${vm_mem:-1536}" -smp "$4"
+	# one vCPU a socket: SeaBIOS's MP table, all a kernel without ACPI
+	# has, names the first CPU of each package only
+	qemu=(qemu-system-x86_64 -accel tcg,thread="${tcg_thread:-multi}" -cpu max -m "${vm_mem:-1536}" -smp "$4,sockets=$4"
 		-nodefaults -display none -no-reboot -monitor none
 		-kernel "$1" -initrd "$2" -append "$cmdline")
 }

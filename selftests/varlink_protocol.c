@@ -557,10 +557,23 @@ FIXTURE_VARIANT_ADD(errors, errno_enomem) {
 	.path = "parameters.errno", .value = "12",
 };
 
+/* the kernel's own errnos (512 and above) never reach a client */
+FIXTURE_VARIANT_ADD(errors, errno_restart) {
+	.msg = "{" M("Fail") ",\"parameters\":{\"errno\":513}}",
+	.error = SYSERR,
+	.path = "parameters.errno", .value = "11",
+};
+
+FIXTURE_VARIANT_ADD(errors, errno_notsupp) {
+	.msg = "{" M("Fail") ",\"parameters\":{\"errno\":524}}",
+	.error = SYSERR,
+	.path = "parameters.errno", .value = "95",
+};
+
 FIXTURE_VARIANT_ADD(errors, errno_max) {
 	.msg = "{" M("Fail") ",\"parameters\":{\"errno\":4095}}",
 	.error = SYSERR,
-	.path = "parameters.errno", .value = "4095",
+	.path = "parameters.errno", .value = "5",
 };
 
 FIXTURE_VARIANT_ADD(errors, declared_error) {

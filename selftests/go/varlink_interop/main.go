@@ -440,6 +440,8 @@ type limits struct {
 	MaxStreams           int64  `json:"max_streams"`
 	MaxStreamsPerUser    int64  `json:"max_streams_per_user"`
 	MaxStreamsPerCont    int64  `json:"max_streams_per_container"`
+	MaxWorkersPerUser    int64  `json:"max_workers_per_user"`
+	MaxWorkersPerCont    int64  `json:"max_workers_per_container"`
 	InitNetOnly          bool   `json:"init_net_only"`
 	MaxDepth             int64  `json:"max_depth"`
 	MaxTokens            int64  `json:"max_tokens"`
@@ -538,6 +540,8 @@ func checkLimits(raw json.RawMessage, address string) error {
 	}
 	if l.MaxMessageSize < 64 || l.MaxOutput < l.MaxMessageSize ||
 		l.MaxConnections < 1 || l.MaxConnectionsPerUID < 1 ||
+		l.MaxWorkersPerUser < 1 ||
+		l.MaxWorkersPerCont < l.MaxWorkersPerUser ||
 		l.MaxDepth < 1 || l.MaxTokens < 16 {
 		return fmt.Errorf("unlikely values: %+v", l)
 	}
