@@ -18,7 +18,9 @@
 # profile), BENCH_STATS=0 (do not read
 # /sys/module/varlink/statistics: no "inline" column), BENCH_ARGS (more
 # options of vl-bench, e.g. "-t kernel-ping -M": see vl-bench's usage),
-# BENCH_SMP (vCPUs, default 2), KVARLINK_OUT.
+# BENCH_SMP (vCPUs, default 2), KVARLINK_OUT; BENCH_BASE=REV: the same
+# runs, in the same boot, with the modules of git revision REV in place of
+# this tree's, and their table against this one (--compare) at the end.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -108,9 +110,23 @@ if [ "${BENCH_PROFILE:-1}" != 0 ]; then
 else
 	rm -rf "$out/perf-root" && mkdir -p "$out/perf-root"
 fi
-printf '#!/bin/sh\n/tests/vl-bench run -s %s -r %s %s %s || exit\n%s\n' "$seconds" \
-	"$reps" "$stats" "${BENCH_ARGS:-}" "$profile" >"$out/tests/bench-run"
+run="/tests/vl-bench run -s $seconds -r $reps $stats ${BENCH_ARGS:-}"
+printf '#!/bin/sh\n%s || exit\n%s\n' "$run" "$profile" >"$out/tests/bench-run"
 chmod +x "$out/tests/bench-run"
+rm -rf "$out/tests/modules-base" "$out/base"
+if [ -n "${BENCH_BASE:-}" ]; then
+	mkdir -p "$out/base/src"
+	git -C "$KVARLINK_TOP" archive "$BENCH_BASE" | tar -x -C "$out/base/src"
+	# a build tree of its own: the kept one would give it this tree's
+	# modules that it does not have
+	KVARLINK_CACHE="$out/base/cache" \
+		"$out/base/src/scripts/build-module.sh" "$kdir" "$out/base/build" $kroot
+	mkdir "$out/tests/modules-base"
+	cp "$out/base/build/module"/*.ko "$out/tests/modules-base/"
+	rm -f "$out/tests/modules-base/varlink_kunit.ko"
+	printf '#!/bin/sh\n%s\n' "$run" >"$out/tests/bench-run-base"
+	chmod +x "$out/tests/bench-run-base"
+fi
 # 10000 idle connections: past the default max_connections (4096)
 echo max_connections=16384 >"$out/tests/varlink.params"
 EXTRA_ROOT="$out/perf-root" "$KVARLINK_TOP/scripts/initramfs.sh" \
@@ -130,6 +146,9 @@ load1=$(cut -d' ' -f1 /proc/loadavg)
 touch "$out/result.txt"
 tr -d '\r' <"$out/result.txt" >"$out/result.unix"
 mv "$out/result.unix" "$out/result.txt"
+# the rows from the guest's marker to the verdict are the base tree's
+sed -n '/^# bench: the base tree/,$p' "$out/result.txt" >"$out/base.txt"
+sed -i '/^# bench: the base tree/,/^verdict: /{/^verdict: /!d}' "$out/result.txt"
 
 log "the JSON benchmark on the host (make -C selftests/host bench)"
 json_ok=0
@@ -151,6 +170,14 @@ make -s -C "$KVARLINK_TOP/selftests/host" bench >"$out/json.txt" 2>&1 || json_ok
 	cat "$out/json.txt"
 } >"$table"
 grep '^result ' "$out/result.txt" >"${table%.txt}.runs.txt" || true
+if [ -n "${BENCH_BASE:-}" ]; then
+	{
+		echo
+		echo "== this tree against $BENCH_BASE ($(git -C "$KVARLINK_TOP" \
+			rev-parse --short "$BENCH_BASE")), in the same boot"
+		compare "$out/base.txt" "$table"
+	} >>"$table"
+fi
 cat "$table"
 
 status=0

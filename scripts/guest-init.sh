@@ -18,7 +18,9 @@
 #   demo   load the modules and show the demo on the console
 #   shell  the demo, then an interactive shell ("exit" powers off)
 #   bench  load the modules, run /tests/bench-run (make bench): its
-#          tables go to /dev/ttyS1, its progress to the console
+#          tables go to /dev/ttyS1, its progress to the console; with
+#          /tests/modules-base (BENCH_BASE), then the same runs again
+#          (/tests/bench-run-base) with those modules in their place
 #
 # check, builtin and fault write one KTAP document to /dev/ttyS1, which
 # the host reads with the kernel's own parser (scripts/ktap.py): one test
@@ -173,11 +175,11 @@ chmod +x /usr/bin/timeout
 # its parameters (kvarlink.params, or /tests/varlink.params), and the kernel's
 # own modules the tests need, where they are not built in.
 load_modules() {
-	local m name
+	local m name dir=${1:-/modules}
 	for m in /modules/extra/*.ko; do
 		[ -e "$m" ] && insmod "$m" 2>/dev/null
 	done
-	for m in /modules/varlink.ko /modules/*.ko; do
+	for m in $dir/varlink.ko $dir/*.ko; do
 		name=${m##*/}
 		name=${name%.ko}
 		case "$name" in varlink_kunit|'*') continue ;; esac
@@ -683,10 +685,18 @@ bench)
 	echo "# kvarlink bench $(uname -r)" >"$out"
 	if ! load_modules; then
 		echo "verdict: fail load" >"$out"
-	elif /tests/bench-run >"$out"; then
+	elif ! /tests/bench-run >"$out"; then
+		echo "verdict: fail bench" >"$out"
+	elif [ ! -d /tests/modules-base ]; then
+		echo "verdict: pass" >"$out"
+	elif step_unload && load_modules /tests/modules-base; then
+		# the base tree's figures are compared, not judged: its goals
+		# may fail
+		echo "# bench: the base tree" >"$out"
+		/tests/bench-run-base >"$out"
 		echo "verdict: pass" >"$out"
 	else
-		echo "verdict: fail bench" >"$out"
+		echo "verdict: fail base" >"$out"
 	fi
 	;;
 esac
