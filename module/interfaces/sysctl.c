@@ -86,7 +86,7 @@ static const char sysctl_idl[] =
 "# net.* is the caller's own.  Values are the initial namespaces', except:\n"
 "# kernel.hostname and kernel.domainname, read from the caller's UTS\n"
 "# namespace and set only from the initial one; the ipc ones\n"
-"# (kernel.msg*, kernel.sem, kernel.shm*, kernel.*_next_id,\n"
+"# (kernel.msg*, kernel.sem*, kernel.shm*,\n"
 "# kernel.auto_msgmni and fs.mqueue.*), only for a caller in the initial\n"
 "# ipc namespace; kernel.ns_last_pid, vm.memfd_noexec and (kernels 6.14\n"
 "# and later) kernel.pid_max, only for one in the initial pid namespace;\n"
@@ -260,7 +260,6 @@ static bool sysctl_component_is(const char *rel, unsigned int i,
 static enum sysctl_ns sysctl_ns_of(const char *rel)
 {
 	const char *leaf;
-	size_t len;
 
 	if (sysctl_component_is(rel, 0, "fs") &&
 	    sysctl_component_is(rel, 1, "mqueue"))
@@ -277,10 +276,9 @@ static enum sysctl_ns sysctl_ns_of(const char *rel)
 	if (!strcmp(leaf, "ns_last_pid") ||
 	    (VL_PID_MAX_PER_PIDNS && !strcmp(leaf, "pid_max")))
 		return SYSCTL_NS_PID;
-	len = strlen(leaf);
+	/* msg*, sem* and shm* include their *_next_id */
 	if (!strncmp(leaf, "msg", 3) || !strncmp(leaf, "shm", 3) ||
-	    !strcmp(leaf, "sem") || !strcmp(leaf, "auto_msgmni") ||
-	    (len > 8 && !strcmp(leaf + len - 8, "_next_id")))
+	    !strncmp(leaf, "sem", 3) || !strcmp(leaf, "auto_msgmni"))
 		return SYSCTL_NS_IPC;
 	return SYSCTL_NS_NONE;
 }
