@@ -37,7 +37,7 @@ static const struct varlink_interface throwaway_iface = {
 	.methods = throwaway_methods,
 	.n_methods = ARRAY_SIZE(throwaway_methods),
 };
-module_varlink_interface(throwaway_iface);
+module_varlink_interface(throwaway_iface, "org.kernel.throwaway");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("A provider that the tests add and remove");

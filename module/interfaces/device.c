@@ -1367,5 +1367,6 @@ module_init(vdev_init);
 module_exit(vdev_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_VARLINK_INTERFACE("org.kernel.device");
 MODULE_DESCRIPTION("org.kernel.device varlink interface: devices and uevents");
 MODULE_AUTHOR("The kvarlink authors");

@@ -103,7 +103,7 @@ static const struct varlink_interface example_iface = {
 	.idl = example_idl,
 	VARLINK_METHODS(example_methods),
 };
-module_varlink_interface(example_iface);
+module_varlink_interface(example_iface, "org.kernel.example");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.example varlink interface");

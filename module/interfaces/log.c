@@ -725,5 +725,6 @@ module_init(log_init);
 module_exit(log_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_VARLINK_INTERFACE("org.kernel.log");
 MODULE_DESCRIPTION("org.kernel.log varlink interface: the kernel log buffer");
 MODULE_AUTHOR("The kvarlink authors");

@@ -245,7 +245,7 @@ static const struct varlink_interface memory_iface = {
 	VARLINK_METHODS(memory_methods),
 	.flags = VARLINK_NETNS,
 };
-module_varlink_interface(memory_iface);
+module_varlink_interface(memory_iface, "org.kernel.memory");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.memory varlink interface: meminfo and vmstat");

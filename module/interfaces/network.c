@@ -514,5 +514,6 @@ module_init(network_init);
 module_exit(network_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_VARLINK_INTERFACE("org.kernel.network");
 MODULE_DESCRIPTION("org.kernel.network varlink interface: network links");
 MODULE_AUTHOR("The kvarlink authors");

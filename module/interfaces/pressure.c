@@ -520,7 +520,7 @@ static const struct varlink_interface pressure_iface = {
 	VARLINK_METHODS(pressure_methods),
 	.flags = VARLINK_NETNS,
 };
-module_varlink_interface(pressure_iface);
+module_varlink_interface(pressure_iface, "org.kernel.pressure");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.pressure varlink interface: PSI and its triggers");

@@ -276,7 +276,7 @@ static const struct varlink_interface process_iface = {
 	VARLINK_METHODS(process_methods),
 	.flags = VARLINK_NETNS,
 };
-module_varlink_interface(process_iface);
+module_varlink_interface(process_iface, "org.kernel.process");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.process varlink interface: processes by pid");

@@ -717,7 +717,7 @@ static const struct varlink_interface sysctl_iface = {
 	.idl = sysctl_idl,
 	VARLINK_METHODS(sysctl_methods),
 };
-module_varlink_interface(sysctl_iface);
+module_varlink_interface(sysctl_iface, "org.kernel.sysctl");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.sysctl varlink interface: /proc/sys");

@@ -452,7 +452,7 @@ static const struct varlink_interface system_iface = {
 	VARLINK_METHODS(system_methods),
 	.flags = VARLINK_NETNS,
 };
-module_varlink_interface(system_iface);
+module_varlink_interface(system_iface, "org.kernel.system");
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("org.kernel.system varlink interface: the system and its host name");

@@ -636,7 +636,7 @@ static const struct varlink_interface cert_iface = {
 	.idl = vl_certification_idl,
 	VARLINK_METHODS(cert_methods),
 };
-module_varlink_interface(cert_iface);
+module_varlink_interface(cert_iface, "org.varlink.certification");
 
 MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
 MODULE_LICENSE("GPL");

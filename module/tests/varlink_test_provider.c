@@ -1385,5 +1385,6 @@ module_exit(test_exit);
 
 MODULE_IMPORT_NS(VL_NS(VARLINK_TEST));
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_VARLINK_INTERFACE("org.kernel.varlink.test");
 MODULE_DESCRIPTION("varlink test interface org.kernel.varlink.test");
 MODULE_AUTHOR("The kvarlink authors");

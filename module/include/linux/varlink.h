@@ -395,15 +395,34 @@ void varlink_unregister_interface(const struct varlink_interface *iface);
 	__varlink_register_interface(iface, THIS_MODULE)
 
 /**
+ * MODULE_ALIAS_VARLINK_INTERFACE() - load this module when its interface
+ *	is first called
+ * @name: the interface's name, as the "interface" line of its IDL says,
+ *	a string literal, e.g. "org.kernel.sysctl"
+ *
+ * The module alias "varlink-interface-@name".  A call (or
+ * GetInterfaceDescription) that names an interface under "org.kernel."
+ * that is not registered makes the core request that alias
+ * (request_module()), then route the call again.  Once for each interface
+ * a module registers; module_varlink_interface() sets it already.
+ */
+#define MODULE_ALIAS_VARLINK_INTERFACE(name)				\
+	MODULE_ALIAS("varlink-interface-" name)
+
+/**
  * module_varlink_interface() - register an interface for a whole module
  * @__iface: the struct varlink_interface (not a pointer to it)
+ * @__name: the interface's name, as its IDL says, a string literal: the
+ *	module's alias (MODULE_ALIAS_VARLINK_INTERFACE())
  *
  * For a provider whose module init and exit would do nothing but
  * varlink_register_interface() and varlink_unregister_interface(): this
- * generates both, as module_driver() does for a driver.  Use it at most
+ * generates both, as module_driver() does for a driver, and the alias
+ * that loads the module on the interface's first call.  Use it at most
  * once in a module.
  */
-#define module_varlink_interface(__iface)				\
+#define module_varlink_interface(__iface, __name)			\
+	MODULE_ALIAS_VARLINK_INTERFACE(__name);				\
 	module_driver(__iface, varlink_register_interface,		\
 		      varlink_unregister_interface)
 
