@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
+#include "autoload.h"
 #include "call.h"
 #include "caller.h"
 #include "conn.h"
@@ -219,12 +220,31 @@ static void call_fail(struct varlink_call *call, const char *error,
 	varlink_error(call, error);
 }
 
+/* The interface a call names, served in the caller's network namespace,
+ * its module loaded first if it is not registered (autoload.c), never in
+ * the caller's task.  Return: the interface (a reference), NULL, or
+ * ERR_PTR(-EAGAIN) in the caller's task for a call that loads a module.
+ */
+static struct vl_iface *find_iface(struct varlink_call *call, const char *name,
+				   size_t len, bool in_caller)
+{
+	const struct net *net = call->caller.net;
+	struct vl_iface *iface = vl_iface_get_served(name, len, net);
+
+	if (iface || !vl_autoload_due(name, len))
+		return iface;
+	if (in_caller)
+		return ERR_PTR(-EAGAIN);
+	return vl_autoload(name, len) ? vl_iface_get_served(name, len, net) : NULL;
+}
+
 /* find_method() for a name with escapes, and to tell which name is
  * unknown.  Not inlined: kernels that zero the stack (INIT_STACK_ALL_ZERO)
- * would clear @name for every call.
+ * would clear @name for every call.  Return: as find_method().
  */
 static noinline const struct varlink_method *
-find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
+find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok,
+		 bool in_caller)
 {
 	const struct vl_idl_member *member;
 	char name[VL_METHOD_NAME_MAX + 1];
@@ -241,7 +261,9 @@ find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
 		return NULL;
 	}
 
-	iface = vl_iface_get_served(name, dot, call->caller.net);
+	iface = find_iface(call, name, dot, in_caller);
+	if (IS_ERR(iface))
+		return ERR_CAST(iface);
 	if (!iface) {
 		call_fail(call, VL_ERR("InterfaceNotFound"), "interface", name, dot);
 		return NULL;
@@ -258,11 +280,13 @@ find_method_slow(struct varlink_call *call, const struct vl_json *js, u32 tok)
 	return iface->methods[member - iface->idl->members];
 }
 
-/* Find the method a call names.  Return: the method, or NULL once the
- * call is finished with an error.
+/* Find the method a call names.  Return: the method; NULL once the
+ * call is finished with an error; ERR_PTR(-EAGAIN), only @in_caller, for
+ * a call that must load its interface's module: nothing was sent.
  */
 static const struct varlink_method *find_method(struct varlink_call *call,
-						const struct vl_json *js, u32 tok)
+						const struct vl_json *js, u32 tok,
+						bool in_caller)
 {
 	const struct vl_json_tok *t = &js->toks[tok];
 	const struct vl_idl_member *member;
@@ -270,11 +294,11 @@ static const struct varlink_method *find_method(struct varlink_call *call,
 
 	/* a name with no escape is its text: one hash, one compare */
 	if (t->flags & VL_JSON_F_ESC)
-		return find_method_slow(call, js, tok);
+		return find_method_slow(call, js, tok, in_caller);
 	iface = vl_method_get(js->buf + t->start + 1, t->len - 2,
 			      call->caller.net, &member);
 	if (!iface)
-		return find_method_slow(call, js, tok);
+		return find_method_slow(call, js, tok, in_caller);
 	call->iface = iface;	/* the call owns the reference */
 	call->member = member;
 	return iface->methods[member - iface->idl->members];
@@ -384,15 +408,18 @@ static bool inline_allowed(const struct varlink_call *call,
 
 /* Route a well-formed call to its method, check it, and run it.
  * Return: 0 once the call is finished or handed to the provider;
- * -EAGAIN, only with @in_caller, for a method that must run in a kworker:
- * nothing was sent and the call is still the caller's.
+ * -EAGAIN, only with @in_caller, for a method that must run in a kworker,
+ * or a call that loads its interface's module first: nothing was sent
+ * and the call is still the caller's.
  */
 static int route(struct varlink_call *call, const struct vl_json *js,
 		 char *text, const struct vl_envelope *env, bool in_caller)
 {
 	const struct varlink_method *m;
 
-	m = find_method(call, js, env->method);
+	m = find_method(call, js, env->method, in_caller);
+	if (IS_ERR(m))
+		return PTR_ERR(m);	/* -EAGAIN: io_work starts over */
 	if (!m)
 		return 0;
 	if (in_caller && !inline_allowed(call, m))
@@ -444,8 +471,9 @@ static int parse_message(struct varlink_call *call, struct vl_json *js,
  * Context: process context, under the connection's io_lock, with no call
  * of @conn in flight.
  * Return: 0 once the message is handled; -EAGAIN, only with @in_caller,
- * for a call of a method that must run in a kworker: nothing was sent and
- * @msg is unchanged, for io_work to handle it again.
+ * for a call of a method that must run in a kworker, or one that loads
+ * its interface's module first: nothing was sent and @msg is unchanged,
+ * for io_work to handle it again.
  */
 static int dispatch(struct vl_conn *conn, const struct vl_peer *peer,
 		    const struct vl_sender *sender, char *msg, size_t len,

@@ -268,8 +268,17 @@ static size_t label_len(const char *s, size_t n)
 	return s[i - 1] == '-' ? 0 : i;
 }
 
-/* [A-Za-z]([-]*[A-Za-z0-9])*(\.[A-Za-z0-9]([-]*[A-Za-z0-9])*)+ */
-static bool is_interface_name(const char *s, size_t n)
+/**
+ * vl_idl_is_interface_name() - whether a name is an interface name
+ * @s: the name, not NUL-terminated
+ * @n: bytes of @s
+ *
+ * The grammar of an "interface" line:
+ * [A-Za-z]([-]*[A-Za-z0-9])*(\.[A-Za-z0-9]([-]*[A-Za-z0-9])*)+
+ *
+ * Return: true if @s matches it.
+ */
+bool vl_idl_is_interface_name(const char *s, size_t n)
 {
 	size_t i, len, labels = 0;
 
@@ -645,7 +654,7 @@ static int parse(struct idl_parser *p, const char **name, size_t *name_len)
 	if (!tok_is(p, "interface"))
 		return p->tok == T_ERROR ? -EINVAL :
 		       idl_fail(p, "expected 'interface'");
-	if (next(p) != T_WORD || !is_interface_name(p->tok_start, p->tok_len))
+	if (next(p) != T_WORD || !vl_idl_is_interface_name(p->tok_start, p->tok_len))
 		return p->tok == T_ERROR ? -EINVAL :
 		       idl_fail(p, "invalid interface name");
 	*name = p->tok_start;

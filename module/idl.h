@@ -165,6 +165,7 @@ struct vl_idl_error {
 int vl_idl_parse(const char *text, size_t len, struct vl_idl **idlp,
 		 struct vl_idl_error *err);
 void vl_idl_free(struct vl_idl *idl);
+bool vl_idl_is_interface_name(const char *s, size_t n);
 const struct vl_idl_member *vl_idl_lookup(const struct vl_idl *idl,
 					  const char *name, size_t len);
 const struct vl_idl_node *vl_idl_find_field(const struct vl_idl *idl,

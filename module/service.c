@@ -11,6 +11,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
+#include "autoload.h"
 #include "call.h"
 #include "params.h"
 #include "registry.h"
@@ -200,13 +201,20 @@ static const struct varlink_param describe_params[] = {
 		      interface),
 };
 
+/* An interface whose module is not loaded is loaded first (autoload.c):
+ * GetInterfaceDescription may wait for modprobe, and is not served in the
+ * caller's task.
+ */
 static int get_description(struct varlink_call *call, const void *params)
 {
 	const struct describe_params *p = params;
+	size_t len = strlen(p->interface);
+	const struct net *net = varlink_call_caller(call)->net;
 	struct vl_iface *iface;
 
-	iface = vl_iface_get_served(p->interface, strlen(p->interface),
-				    varlink_call_caller(call)->net);
+	iface = vl_iface_get_served(p->interface, len, net);
+	if (!iface && vl_autoload(p->interface, len))
+		iface = vl_iface_get_served(p->interface, len, net);
 	if (!iface) {
 		varlink_put_str(call, "interface", p->interface);
 		return varlink_error(call, VL_ERR("InterfaceNotFound"));
@@ -222,7 +230,6 @@ static const struct varlink_method service_methods[] = {
 		.name = "GetInterfaceDescription",
 		.call = get_description,
 		VARLINK_PARAMS(describe_params, struct describe_params),
-		.flags = VARLINK_INLINE,
 	},
 };
 
