@@ -22,7 +22,9 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 version=$(cat "$KVARLINK_TOP/VERSION")
-modules="varlink varlink_device varlink_example varlink_log varlink_memory varlink_network varlink_process varlink_sysctl varlink_system"
+# the core and the providers: module/Kconfig's modules but the tests'
+# (as the top Kbuild and dkms.conf read them)
+modules=$(kconfig_modules | grep -vx varlink_test_provider | sort | xargs)
 unsupported=7.9.0-1-amd64
 
 debs=$KVARLINK_OUT/deb
