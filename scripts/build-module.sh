@@ -59,5 +59,11 @@ fi
 cp "$src/build.log" "$out/build.log"
 [ -z "$(said)" ] || unkeep
 said
-cp "$src"/module/*.ko "$out/module/"
+# the modules of this build, which modules.order lists (each kernel
+# its own way: NAME.ko or NAME.o, a path or not): the tree is shared by
+# every checkout that builds against this kernel, and holds the modules
+# of their providers too
+sed 's|.*/||; s/\.k\{0,1\}o$//' "$src/modules.order" | while read -r m; do
+	cp "$src/module/$m.ko" "$out/module/"
+done
 ls "$out"/module/*.ko >/dev/null
