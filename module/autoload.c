@@ -50,7 +50,9 @@
 
 #define VL_AUTOLOAD_PREFIX	"org.kernel."
 #define VL_AUTOLOAD_ALIAS	"varlink-interface-"
-/* the longest name whose alias request_module() takes (its NUL counted) */
+/* the longest name whose alias, with its NUL, fits the MODULE_NAME_LEN
+ * bytes that request_module() takes
+ */
 #define VL_AUTOLOAD_NAME_MAX	(MODULE_NAME_LEN - sizeof(VL_AUTOLOAD_ALIAS))
 
 #define VL_AUTOLOAD_RETRY	(60 * HZ)
@@ -100,9 +102,10 @@ static bool autoload_registered(const char *name, size_t len)
 {
 	struct vl_iface *iface = vl_iface_get(name, len);
 
-	if (iface)
-		vl_iface_put(iface);
-	return iface;
+	if (!iface)
+		return false;
+	vl_iface_put(iface);
+	return true;
 }
 
 static struct vl_autoload_name *autoload_find(const char *name, size_t len)
