@@ -157,10 +157,12 @@ checkpatch_patch() {
 	local p=$1 ignore=
 	# as for module/include/linux/varlink.h above
 	grep -q '^+++ b/include/linux/varlink.h' "$p" &&
-		ignore="--ignore MACRO_ARG_REUSE,MULTISTATEMENT_MACRO_USE_DO_WHILE"
+		ignore="$ignore,MACRO_ARG_REUSE,MULTISTATEMENT_MACRO_USE_DO_WHILE"
 	# as for module/params.h above; its file was checked alone there
 	grep -q '^+++ b/net/varlink/params.h' "$p" &&
-		ignore="--ignore COMPLEX_MACRO,MACRO_ARG_REUSE,TRAILING_SEMICOLON,LINE_SPACING"
+		ignore="$ignore,COMPLEX_MACRO,MACRO_ARG_REUSE,TRAILING_SEMICOLON,LINE_SPACING"
+	# one patch may hold both: the types of each, together
+	[ -z "$ignore" ] || ignore="--ignore ${ignore#,}"
 	# shellcheck disable=SC2086 # $ignore is words
 	checkpatch_cached "$reports/$p" --strict --quiet --show-types \
 		--ignore FILE_PATH_CHANGES $ignore "$p"
