@@ -120,15 +120,16 @@ status=$?
 printf '%s\n' "$report" | sed 's/^/# /'
 tap_result $status "misuse.sh: the provider API refuses misuse at build time"
 
-# The table of limits in params.c (the load-time checks, GetLimits) and
-# the README's table of module parameters name the same limits
+# The table of limits in params.h (the parameters, the load-time checks,
+# GetLimits) and the README's table of module parameters name the same
+# limits
 missing=
-for name in $(sed -n 's/^\t{ "\([a-z_]*\)", &vl_config\..*/\1/p' "$KVARLINK_TOP/module/params.c"); do
+for name in $(sed -n 's/^\tX(\([a-z_]*\), .*/\1/p' "$KVARLINK_TOP/module/params.h"); do
 	grep -q "^| \`$name\` | " "$KVARLINK_TOP/README.md" || missing="$missing $name"
 done
 [ -z "$missing" ] || echo "# not in README's table of parameters:$missing"
 tap_result "$([ -z "$missing" ] && [ -n "${name:-}" ] && echo 0 || echo 1)" \
-	"every limit of module/params.c is in README's table of parameters"
+	"every limit of module/params.h is in README's table of parameters"
 
 # A provider is its .c, its Kbuild block and its Kconfig entry: both
 # builds take it from there

@@ -64,14 +64,15 @@ static long long probe(void)
 
 	ret = vt_open(&c);
 	if (ret) {
-		ksft_print_msg("probe: connect: %s\n", strerror(-ret));
+		ksft_print_msg("%s: connect: %s\n", __func__, strerror(-ret));
 		return -1;
 	}
 	ret = vt_call(&c, VT_CALL("Slow", "{\"ms\":0}"), &msg);
 	vt_close(&c);
 	if (ret == 1 && vt_is_ok(msg))
 		return vt_now_ms() - start;
-	ksft_print_msg("probe: no answer after %lld ms\n", vt_now_ms() - start);
+	ksft_print_msg("%s: no answer after %lld ms\n", __func__,
+		       vt_now_ms() - start);
 	return -1;
 }
 
@@ -349,8 +350,8 @@ static void quota_run(struct __test_metadata *_metadata, const char *quota)
 	container_end(pid);
 	for (i = 0; rmdir(CG) && errno == EBUSY && i < 100; i++)
 		vt_sleep_ms(50);	/* its last tasks are being reaped */
-	TH_LOG("300 connections looping on memory.Get, cpu.max %s: probes worst %lld ms, median %lld ms",
-	       quota, worst, med);
+	TH_LOG("300 connections looping on memory.Get, cpu.max %s: %s %lld ms, median %lld ms",
+	       quota, "probes worst", worst, med);
 	ASSERT_LE(0, worst);
 	EXPECT_GT(PROBE_MAX_MS, worst);
 	EXPECT_GT(PROBE_MEDIAN_MAX_MS, med);

@@ -202,13 +202,13 @@ TEST(unload_races_the_kicks)
 	enum { N = 12 };
 	int i, round, finals, ret;
 	struct vt_conn c[N];
+	const char *monitor = VT_MORE("Monitor", "{\"interval_ms\":1}");
 	const char *msg;
 
 	for (round = 0; round < 3; round++) {
 		for (i = 0; i < N; i++) {
 			ASSERT_EQ(0, vt_open_ready(&c[i]));
-			ASSERT_EQ(0, vt_send(&c[i], VT_MORE("Monitor",
-							     "{\"interval_ms\":1}")));
+			ASSERT_EQ(0, vt_send(&c[i], monitor));
 			ASSERT_EQ(1, vt_recv(&c[i], VT_TIMEOUT_MS, &msg));
 		}
 		for (i = 0; i < N; i += 3)
