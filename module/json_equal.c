@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * varlink_json_equal(): whether a JSON value a provider received equals an
- * expected JSON text, for providers that check structured parameters.
+ * The JSON values a provider receives (VARLINK_JSON): walked element by
+ * element (varlink_json_iter_init(), varlink_json_iter_next()), a string
+ * decoded (varlink_json_str()), and compared with an expected JSON text
+ * (varlink_json_equal()), for providers that take structured parameters.
  *
- * Both texts are tokenized (json.c), then walked side by side in the
+ * The walk reads the text the core validated against the IDL, a value at
+ * a time, without tokens or allocation: strings are skipped to their
+ * closing quote and containers to their closing bracket.  Text that is no
+ * JSON ends it with -EINVAL, never a read past its end.
+ *
+ * For the comparison, both texts are tokenized (json.c), then walked side by side in the
  * received value's order.  Nesting is followed with an explicit stack, one
  * frame per open container, bounded by the JSON depth limit: no recursion.
  * Each member of an object is looked up among the other object's members
@@ -211,3 +218,167 @@ int varlink_json_equal(const struct varlink_json *v, const char *json)
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(varlink_json_equal, VL_NS(VARLINK_TEST));
+
+static const char *iter_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* The end of the value that starts at @p, or NULL if the text ends first:
+ * a string at its closing quote, a container at its closing bracket, a
+ * number, true, false or null at what follows it.
+ */
+static const char *iter_skip(const char *p, const char *end)
+{
+	unsigned int depth = 0;
+	bool str = false;
+
+	for (; p < end; p++) {
+		if (str) {
+			if (*p == '\\') {
+				p++;
+			} else if (*p == '"') {
+				str = false;
+				if (!depth)
+					return p + 1;
+			}
+			continue;
+		}
+		switch (*p) {
+		case '"':
+			str = true;
+			break;
+		case '[':
+		case '{':
+			depth++;
+			break;
+		case ']':
+		case '}':
+			if (!depth)
+				return p;
+			if (!--depth)
+				return p + 1;
+			break;
+		case ',':
+		case ':':
+		case ' ':
+		case '\t':
+		case '\n':
+		case '\r':
+			if (!depth)
+				return p;
+		}
+	}
+	return depth || str ? NULL : p;
+}
+
+/**
+ * varlink_json_iter_init() - start a walk of an array, a map or a struct
+ * @it: the walk
+ * @v: a VARLINK_JSON parameter (or a value varlink_json_iter_next() gave):
+ *	an array, or an object (a map or a struct); absent or null, a walk
+ *	of nothing
+ *
+ * Return: 0, or -EINVAL if @v is neither an array nor an object.
+ */
+int varlink_json_iter_init(struct varlink_json_iter *it,
+			   const struct varlink_json *v)
+{
+	const char *p, *end;
+
+	it->pos = NULL;
+	it->end = NULL;
+	it->object = false;
+	if (!v->text || (v->len == 4 && !memcmp(v->text, "null", 4)))
+		return 0;
+	end = v->text + v->len;
+	p = iter_ws(v->text, end);
+	if (p == end || (*p != '[' && *p != '{'))
+		return -EINVAL;
+	it->object = *p == '{';
+	it->pos = p + 1;
+	it->end = end;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(varlink_json_iter_init);
+
+/**
+ * varlink_json_iter_next() - the next element of a walk
+ * @it: the walk, from varlink_json_iter_init()
+ * @key: for an object, set to the member's key, a JSON string (decode it
+ *	with varlink_json_str()); for an array, its @text is set to NULL
+ * @val: set to the element's value, its JSON text: decode it with
+ *	varlink_json_str(), or walk it in turn
+ *
+ * The elements come in the order of the text, each once.  @key and @val
+ * point into @it's text.
+ *
+ * Return: 1 with the next element; 0 after the last; -EINVAL if the text
+ * is not JSON, which ends the walk.
+ */
+int varlink_json_iter_next(struct varlink_json_iter *it,
+			   struct varlink_json *key, struct varlink_json *val)
+{
+	const char *p = iter_ws(it->pos, it->end), *e;
+
+	key->text = NULL;
+	key->len = 0;
+	if (!p || p >= it->end || *p == ']' || *p == '}') {
+		it->pos = it->end;
+		return 0;
+	}
+	if (it->object) {
+		e = iter_skip(p, it->end);
+		if (*p != '"' || !e)
+			goto bad;
+		key->text = p;
+		key->len = e - p;
+		p = iter_ws(e, it->end);
+		if (p == it->end || *p++ != ':')
+			goto bad;
+		p = iter_ws(p, it->end);
+	}
+	e = iter_skip(p, it->end);
+	if (!e || e == p)
+		goto bad;
+	val->text = p;
+	val->len = e - p;
+	p = iter_ws(e, it->end);
+	it->pos = p < it->end && *p == ',' ? p + 1 : p;
+	return 1;
+bad:
+	it->pos = it->end;
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(varlink_json_iter_next);
+
+/**
+ * varlink_json_str() - decode a JSON string into a buffer
+ * @v: the string's JSON text, quotes included (a key or a value of a walk)
+ * @buf: receives the decoded string, NUL-terminated
+ * @size: bytes of @buf
+ *
+ * Return: the length of the decoded string; -EINVAL if @v is absent, no
+ * JSON string, or one that holds U+0000; -ENOSPC if it does not fit.
+ */
+int varlink_json_str(const struct varlink_json *v, char *buf, size_t size)
+{
+	static const struct vl_json_limits lim = {
+		.max_size = VL_MSG_SIZE_MAX,
+		.max_depth = 0,
+		.max_tokens = 1,
+	};
+	struct vl_json_tok tok;
+	struct vl_json js;
+
+	if (!v->text)
+		return -EINVAL;
+	vl_json_init(&js, &tok, 1);
+	if (vl_json_parse(&js, v->text, v->len, &lim) ||
+	    tok.type != VL_JSON_STRING || (tok.flags & VL_JSON_F_NUL))
+		return -EINVAL;
+	return vl_json_unescape(&js, 0, buf, size);
+}
+EXPORT_SYMBOL_GPL(varlink_json_str);

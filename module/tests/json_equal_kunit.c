@@ -2,7 +2,10 @@
 /*
  * KUnit suite varlink_json_equal: varlink_json_equal() over a table of
  * value pairs, each also compared the other way round and with itself,
- * plus nesting at and over the depth limit and a large object.
+ * plus nesting at and over the depth limit and a large object; and the
+ * walk of an array or object (varlink_json_iter_next()) and the decoding
+ * of a string (varlink_json_str()), each over a copy of exactly the
+ * text's size, so that KASAN sees a read past it.
  */
 #include <kunit/test.h>
 #include <linux/errno.h>
@@ -244,11 +247,135 @@ static void json_equal_test_big_object(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, json_equal_run(test, c, a), 0);
 }
 
+/* @text in a buffer of exactly its size, as a VARLINK_JSON value */
+static struct varlink_json json_iter_value(struct kunit *test, const char *text)
+{
+	struct varlink_json v = { .len = strlen(text) };
+	char *buf = kunit_kmalloc(test, v.len ? v.len : 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	memcpy(buf, text, v.len);
+	v.text = buf;
+	return v;
+}
+
+/**
+ * struct json_iter_case - one walk
+ * @text: the value walked
+ * @want: its elements, each "VALUE" or "KEY=VALUE" as in the text, and
+ *	"|" between them
+ * @end: what the walk ends with, 0 or -EINVAL
+ */
+struct json_iter_case {
+	const char *text;
+	const char *want;
+	int end;
+};
+
+static const struct json_iter_case json_iter_cases[] = {
+	{ "[]", "", 0 },
+	{ " { } ", "", 0 },
+	{ "null", "", 0 },
+	{ "[1]", "1", 0 },
+	{ "[\"a\",\"b\"]", "\"a\"|\"b\"", 0 },
+	/* brackets, commas and escaped quotes inside strings */
+	{ "[ \"a]\" , \"b\\\"],\" ,{\"x\":[1,{\"y\":\"]}\"}]}, null, -1.5e3 ,true ]",
+	  "\"a]\"|\"b\\\"],\"|{\"x\":[1,{\"y\":\"]}\"}]}|null|-1.5e3|true", 0 },
+	{ "[[],{},[[]]]", "[]|{}|[[]]", 0 },
+	{ "{\"k1\":\"v\",\"k\\u0032\" : [1,2] ,\"k3\":{}}",
+	  "\"k1\"=\"v\"|\"k\\u0032\"=[1,2]|\"k3\"={}", 0 },
+	{ "{\"a\\\\\":\"\\\\\"}", "\"a\\\\\"=\"\\\\\"", 0 },
+	/* not JSON: the walk ends there, never past the text */
+	{ "[\"abc", "", -EINVAL },
+	{ "[1,{\"a\":", "1", -EINVAL },
+	{ "[1,[2,3", "1", -EINVAL },
+	{ "{\"a\" 1}", "", -EINVAL },
+	{ "{1:2}", "", -EINVAL },
+	{ "[,1]", "", -EINVAL },
+	{ "[\"a\\", "", -EINVAL },
+};
+
+static void json_iter_desc(const struct json_iter_case *c, char *desc)
+{
+	strscpy(desc, c->text, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(json_iter, json_iter_cases, json_iter_desc);
+
+static void json_iter_test_table(struct kunit *test)
+{
+	const struct json_iter_case *c = test->param_value;
+	struct varlink_json v = json_iter_value(test, c->text), key, val;
+	struct varlink_json_iter it;
+	char got[256];
+	size_t len = 0;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, varlink_json_iter_init(&it, &v), 0);
+	got[0] = '\0';
+	while ((ret = varlink_json_iter_next(&it, &key, &val)) > 0) {
+		if (key.text)
+			len += scnprintf(got + len, sizeof(got) - len, "%s%.*s=",
+					 len ? "|" : "", (int)key.len, key.text);
+		len += scnprintf(got + len, sizeof(got) - len, "%s%.*s",
+				 len && !key.text ? "|" : "", (int)val.len,
+				 val.text);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, ret, c->end, "%s", c->text);
+	KUNIT_EXPECT_STREQ_MSG(test, got, c->want, "%s", c->text);
+	/* and it stays at its end */
+	KUNIT_EXPECT_EQ(test, varlink_json_iter_next(&it, &key, &val), 0);
+}
+
+static void json_iter_test_misuse(struct kunit *test)
+{
+	struct varlink_json absent = {}, v, key, val;
+	struct varlink_json_iter it;
+	static const char *const scalars[] = { "\"[]\"", "1", "true", "", " " };
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, varlink_json_iter_init(&it, &absent), 0);
+	KUNIT_EXPECT_EQ(test, varlink_json_iter_next(&it, &key, &val), 0);
+	for (i = 0; i < ARRAY_SIZE(scalars); i++) {
+		v = json_iter_value(test, scalars[i]);
+		KUNIT_EXPECT_EQ_MSG(test, varlink_json_iter_init(&it, &v),
+				    -EINVAL, "'%s'", scalars[i]);
+	}
+}
+
+/* A walk's strings and keys decoded */
+static void json_str_test(struct kunit *test)
+{
+	struct varlink_json v, absent = {};
+	char buf[16];
+
+	v = json_iter_value(test, "\"a\\u00e9\\ud83d\\ude00\\n\"");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, sizeof(buf)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, "a\xc3\xa9\xf0\x9f\x98\x80\n", 9), 0);
+	v = json_iter_value(test, "\"abc\"");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, 4), 3);
+	KUNIT_EXPECT_STREQ(test, buf, "abc");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, 3), -ENOSPC);
+	v = json_iter_value(test, "\"x\\u0000y\"");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, sizeof(buf)), -EINVAL);
+	v = json_iter_value(test, "1");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, sizeof(buf)), -EINVAL);
+	v = json_iter_value(test, "\"abc");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, sizeof(buf)), -EINVAL);
+	v = json_iter_value(test, "\"a\" \"b\"");
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&v, buf, sizeof(buf)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, varlink_json_str(&absent, buf, sizeof(buf)),
+			-EINVAL);
+}
+
 static struct kunit_case json_equal_test_cases[] = {
 	KUNIT_CASE_PARAM(json_equal_test_table, json_equal_gen_params),
 	KUNIT_CASE(json_equal_test_bad_value),
 	KUNIT_CASE(json_equal_test_depth),
 	KUNIT_CASE(json_equal_test_big_object),
+	KUNIT_CASE_PARAM(json_iter_test_table, json_iter_gen_params),
+	KUNIT_CASE(json_iter_test_misuse),
+	KUNIT_CASE(json_str_test),
 	{}
 };
 

@@ -89,6 +89,29 @@ struct varlink_json {
 };
 
 /**
+ * struct varlink_json_iter - a walk of the elements of a JSON array, or
+ *	of the members of a JSON object (a map or a struct)
+ * @pos: the core's: where the next element starts
+ * @end: the core's: the end of the text
+ * @object: the core's: the walk is of an object's members
+ *
+ * For a VARLINK_JSON parameter: varlink_json_iter_init(), then
+ * varlink_json_iter_next() until it returns 0; varlink_json_str()
+ * decodes a string of it.
+ */
+struct varlink_json_iter {
+	const char *pos;
+	const char *end;
+	bool object;
+};
+
+int varlink_json_iter_init(struct varlink_json_iter *it,
+			   const struct varlink_json *v);
+int varlink_json_iter_next(struct varlink_json_iter *it,
+			   struct varlink_json *key, struct varlink_json *val);
+int varlink_json_str(const struct varlink_json *v, char *buf, size_t size);
+
+/**
  * struct varlink_opt_s64 - a nullable integer parameter
  * @value: its value; 0 when absent
  * @present: false when the parameter is absent or null
