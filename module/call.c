@@ -506,12 +506,16 @@ void vl_call_put_members(struct varlink_call *call, const char *json,
  * varlink_put_null() - add a null to the next reply
  * @call: the call
  * @key: the member name, or NULL inside an array
+ *
+ * For a nullable member that must be there, null: a map's value
+ * ([string]?string), an element of an array; an absent member of a
+ * struct needs nothing.
  */
 void varlink_put_null(struct varlink_call *call, const char *key)
 {
 	vl_jsonw_null(put_key(call, key));
 }
-EXPORT_SYMBOL_NS_GPL(varlink_put_null, VL_NS(VARLINK_TEST));
+EXPORT_SYMBOL_GPL(varlink_put_null);
 
 /**
  * varlink_open_object() - start an object (a struct or a map) in the reply

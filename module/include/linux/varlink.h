@@ -564,6 +564,7 @@ void varlink_put_fixed(struct varlink_call *call, const char *key, s64 v,
 		       unsigned int decimals);
 void varlink_put_json(struct varlink_call *call, const char *key,
 		      const struct varlink_json *v);
+void varlink_put_null(struct varlink_call *call, const char *key);
 void varlink_open_object(struct varlink_call *call, const char *key);
 void varlink_close_object(struct varlink_call *call);
 void varlink_open_array(struct varlink_call *call, const char *key);
@@ -772,7 +773,6 @@ void varlink_walk_end(struct varlink_walk *w);
  */
 bool varlink_call_oneway(const struct varlink_call *call);
 const char *varlink_call_method(const struct varlink_call *call);
-void varlink_put_null(struct varlink_call *call, const char *key);
 int varlink_json_equal(const struct varlink_json *v, const char *json);
 
 #endif /* _VARLINK_H */
