@@ -23,7 +23,7 @@
  *
  * Names.  A name from a client becomes a path on one of these mounts, so
  * it is checked component by component: relative, no empty, "." or ".."
- * component, only [A-Za-z0-9_.:@+-]; and it is looked up without
+ * component, only [A-Za-z0-9_.:@+!-]; and it is looked up without
  * following any symbolic link (procfs's "self" and "net" are ones, into
  * the kworker's own process), without leaving the mount or its root.
  *
@@ -155,7 +155,7 @@ static struct vfsmount *fs_mount(enum varlink_fs fs)
 static bool name_char_valid(char c)
 {
 	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '@' ||
-	       c == '+' || c == '-';
+	       c == '+' || c == '-' || c == '!';
 }
 
 /* Whether @name is a relative path of plain components: see the top. */
@@ -523,7 +523,7 @@ EXPORT_SYMBOL_GPL(varlink_file_open_cred);
  *
  * @name may come from a client: it must be relative, of components that
  * are not empty, "." or "..", made of ASCII letters, digits and
- * "_.:@+-" only, at most 512 bytes in all; and it is looked up without
+ * "_.:@+!-" only, at most 512 bytes in all; and it is looked up without
  * following a symbolic link anywhere, nor leaving the mount.
  *
  * The file is opened as the lesser of the connection's opener and the
