@@ -7,9 +7,13 @@
  * then live events with none lost between, a slow reader of a replay;
  * what a client in a network namespace of its own, or of a user
  * namespace's, sees; Trigger's permission matrix and bad names; the
- * stream quota.
+ * stream quota.  As udevadm uses it: Monitor's ready reply, then Triggers
+ * with UUIDs and arguments settled; subsystems, drivers and modules;
+ * attributes equal to cat of the files, the root's only ones refused;
+ * Get's parents; bad input of each new parameter.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +25,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -386,7 +391,14 @@ TEST_F_TIMEOUT(dev, get_bad_names, DEV_TIMEOUT)
 		{ "{\"syspath\":\"/devices/virtual/mem/../../../kernel\"}", "syspath" },
 		{ "{\"syspath\":\"/sys/devices/virtual/mem/null\"}", "syspath" },
 		{ "{\"syspath\":\"devices/virtual/mem/null\"}", "syspath" },
-		{ "{\"syspath\":\"/module/loop\"}", "syspath" },
+		{ "{\"syspath\":\"/module\"}", "syspath" },
+		{ "{\"syspath\":\"/module/loop/parameters\"}", "syspath" },
+		{ "{\"syspath\":\"/bus\"}", "syspath" },
+		{ "{\"syspath\":\"/bus/pci/devices\"}", "syspath" },
+		{ "{\"syspath\":\"/bus/pci/devices/x\"}", "syspath" },
+		{ "{\"syspath\":\"/bus/pci/drivers\"}", "syspath" },
+		{ "{\"syspath\":\"/bus/pci/drivers/x/y\"}", "syspath" },
+		{ "{\"syspath\":\"/class/mem\"}", "syspath" },
 		{ "{\"syspath\":\"/devices//virtual/mem/null\"}", "syspath" },
 		{ "{\"syspath\":\"/devices/./virtual/mem/null\"}", "syspath" },
 		{ "{\"syspath\":\"/devices/virtual/mem/null/\"}", "syspath" },
@@ -405,6 +417,11 @@ TEST_F_TIMEOUT(dev, get_bad_names, DEV_TIMEOUT)
 		"{\"syspath\":\"/devices/virtual/mem\"}",
 		"{\"syspath\":\"/devices/virtual/mem/null/power\"}",
 		"{\"syspath\":\"/devices/virtual/mem/null/subsystem\"}",
+		/* sysfs's names of block devices have "!" for "/" */
+		"{\"syspath\":\"/devices/virtual/block/cciss!c0d0\"}",
+		"{\"syspath\":\"/module/no_such_module\"}",
+		"{\"syspath\":\"/bus/no_such_bus\"}",
+		"{\"syspath\":\"/bus/platform/drivers/no_such_driver\"}",
 		"{\"devnum\":\"c1:999\"}",
 		"{\"devnum\":\"b4095:1048575\"}",
 		"{\"ifindex\":0}",
@@ -433,17 +450,32 @@ TEST_F_TIMEOUT(dev, get_bad_names, DEV_TIMEOUT)
 	vt_close(&c);
 }
 
-/* Start a Monitor; no reply is due until an event. */
-static int monitor(struct vt_conn *c, const char *params)
+/* Send a Monitor call on a new connection, its replies not read */
+static int monitor_start(struct vt_conn *c, const char *params)
 {
 	if (vt_open_ready(c))
 		return -1;
 	return vt_send(c, vt_fmt(MORE("Monitor", "%s"), params));
 }
 
+/* Start a Monitor and read its first reply, {"ready": true}: the stream
+ * is subscribed then.
+ */
+static int monitor(struct vt_conn *c, const char *params)
+{
+	const char *msg;
+
+	if (monitor_start(c, params))
+		return -1;
+	if (vt_recv(c, EVENT_MS, &msg) != 1 || !vt_continues(msg) ||
+	    !vt_json_is(msg, "parameters", "{\"ready\":true}"))
+		return fprintf(stderr, "# not ready: %s\n", msg), -1;
+	return 0;
+}
+
 /*
  * Start a Monitor with a replay of @subsystem's devices (every device for
- * NULL) and wait for its first reply: the stream is subscribed then.
+ * NULL) and wait for its first device.
  */
 static int monitor_live(struct vt_conn *c, const char *subsystem)
 {
@@ -680,7 +712,7 @@ TEST_F_TIMEOUT(dev, slow_reader, DEV_TIMEOUT)
 	list_n = list_all(&l, "{}", &paths, NULL);
 	vt_close(&l);
 	ASSERT_LT(0, list_n);
-	ASSERT_EQ(0, monitor(&c, "{\"replay\":true}"));
+	ASSERT_EQ(0, monitor_start(&c, "{\"replay\":true}"));
 	vt_sleep_ms(1500);	/* the server fills what it may */
 	deadline = vt_now_ms() + 120000;
 	while (exists < list_n && vt_now_ms() < deadline) {
@@ -1100,10 +1132,14 @@ static int quota(void *arg)
 	int failed = 0, i, refusals = 0;
 
 	for (i = 0; i <= per_user; i++)
-		failed += !KS_OK(monitor(&c[i], "{\"subsystems\":[\"none\"]}") == 0);
+		failed += !KS_OK(monitor_start(&c[i], "{\"subsystems\":[\"none\"]}") == 0);
+	/* each is ready, but one, refused */
 	for (i = 0; i <= per_user; i++) {
-		if (vt_recv(&c[i], i == per_user ? 3000 : 300, &msg) != 1)
+		failed += !KS_OK(vt_recv(&c[i], EVENT_MS, &msg) == 1);
+		if (vt_continues(msg)) {
+			failed += !KS_OK(vt_json_is(msg, "parameters.ready", "true"));
 			continue;
+		}
 		refusals++;
 		failed += !KS_OK(vt_is_error(msg, TOO_MANY));
 	}
@@ -1119,6 +1155,621 @@ TEST_F_TIMEOUT(dev, stream_quota, DEV_TIMEOUT)
 
 	ASSERT_LT(0, per_user);
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, quota, &per_user));
+}
+
+/* Monitor's first reply is {"ready": true}, before any replay or event */
+TEST_F_TIMEOUT(dev, monitor_ready, DEV_TIMEOUT)
+{
+	struct vt_conn c;
+	const char *msg;
+
+	ASSERT_EQ(0, monitor_start(&c, "{\"subsystems\":[\"mem\"],\"replay\":true}"));
+	ASSERT_EQ(1, vt_recv(&c, EVENT_MS, &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters", "{\"ready\":true}")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_continues(msg));
+	ASSERT_EQ(1, vt_recv(&c, EVENT_MS, &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.event.action", "\"exists\"")) TH_LOG("%s", msg);
+	EXPECT_FALSE(vt_json_has(msg, "parameters.ready"));
+	vt_close(&c);
+	/* without replay too, at once */
+	ASSERT_EQ(0, monitor(&c, "{\"subsystems\":[\"no-such-subsystem\"]}"));
+	vt_close(&c);
+}
+
+/* A fresh UUID as udevadm makes one (version 4), into @out (37 bytes) */
+static void fresh_uuid(char *out)
+{
+	unsigned char b[16];
+	int i, n = 0;
+
+	if (getrandom(b, sizeof(b), 0) != sizeof(b))
+		memset(b, 0x5a, sizeof(b));
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	for (i = 0; i < 16; i++)
+		n += sprintf(out + n, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ?
+			     "-" : "", b[i]);
+}
+
+static int trigger(struct vt_conn *c, const char *syspath, const char *uuid,
+		   const char *arguments, const char **msg)
+{
+	return vt_call(c, vt_fmt(KS_CALL(IFACE ".Trigger",
+					 "{\"syspath\":\"%s\",\"action\":\"change\"%s%s%s%s%s}"),
+				 syspath, uuid ? ",\"uuid\":\"" : "", uuid ?: "",
+				 uuid ? "\"" : "", arguments ? ",\"arguments\":" : "",
+				 arguments ?: ""), msg);
+}
+
+#define SETTLE_MAX	64
+#define PROPS		"parameters.event.device.properties."
+#define SETTLE_MS	2000
+
+/*
+ * As udevadm trigger --settle: after Monitor's ready reply, a Trigger of
+ * every mem device and lo with a fresh UUID and arguments; each event
+ * comes once, with SYNTH_UUID and SYNTH_ARG_*, within SETTLE_MS, none
+ * lost.
+ */
+TEST_F_TIMEOUT(dev, trigger_settle, DEV_TIMEOUT)
+{
+	char uuid[SETTLE_MAX][37], **paths;
+	int seen[SETTLE_MAX] = {}, n, i, got = 0, again = 0;
+	struct vt_conn m, c;
+	long long deadline;
+	const char *msg;
+
+	ASSERT_EQ(0, monitor(&m, "{\"subsystems\":[\"mem\",\"net\"]}"));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	n = list_all(&c, "{\"subsystem\":\"mem\"}", &paths, "mem");
+	ASSERT_LT(0, n);
+	ASSERT_GT(SETTLE_MAX, n);
+	paths = realloc(paths, (n + 1) * sizeof(*paths));
+	paths[n++] = strdup("/devices/virtual/net/lo");
+	for (i = 0; i < n; i++) {
+		fresh_uuid(uuid[i]);
+		ASSERT_EQ(1, trigger(&c, paths[i], uuid[i],
+				     vt_fmt("{\"KVT\":\"1\",\"N\":\"%d\"}", i), &msg));
+		ASSERT_TRUE(vt_json_is(msg, "parameters.uuid", vt_fmt("\"%s\"", uuid[i])))
+			TH_LOG("%s: %s", paths[i], msg);
+	}
+	deadline = vt_now_ms() + SETTLE_MS;
+	while (got < n && vt_now_ms() < deadline) {
+		char *u;
+
+		if (vt_recv(&m, deadline - vt_now_ms(), &msg) != 1)
+			break;
+		ASSERT_TRUE(vt_continues(msg)) TH_LOG("%s", msg);
+		u = str_at(msg, "parameters.event.device.properties.SYNTH_UUID");
+		for (i = 0; u && i < n; i++) {
+			if (strcmp(u, uuid[i]))
+				continue;
+			got += !seen[i]++;
+			EXPECT_TRUE(vt_json_is(msg, "parameters.event.action", "\"change\""));
+			EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.syspath",
+					       vt_fmt("\"%s\"", paths[i])));
+			EXPECT_TRUE(vt_json_is(msg, PROPS "SYNTH_ARG_KVT", "\"1\""))
+				TH_LOG("%s", msg);
+			EXPECT_TRUE(vt_json_is(msg, PROPS "SYNTH_ARG_N", vt_fmt("\"%d\"", i)))
+				TH_LOG("%s", msg);
+		}
+	}
+	EXPECT_EQ(n, got) TH_LOG("%d of %d events in %d ms", got, n, SETTLE_MS);
+	/* once each: no other comes after */
+	while (vt_recv(&m, 500, &msg) == 1) {
+		char *u = str_at(msg, "parameters.event.device.properties.SYNTH_UUID");
+
+		for (i = 0; u && i < n; i++)
+			again += !strcmp(u, uuid[i]);
+	}
+	EXPECT_EQ(0, again);
+	vt_close(&c);
+	vt_close(&m);
+}
+
+/* The first directory entry of @dir there is, but "." and "..", or NULL */
+static char *first_entry(const char *dir, const char *skip)
+{
+	struct dirent *d;
+	char *name = NULL;
+	DIR *dp = opendir(dir);
+
+	while (dp && !name && (d = readdir(dp)))
+		if (d->d_name[0] != '.' && !strchr(d->d_name, ' ') &&
+		    (!skip || strcmp(d->d_name, skip)))
+			name = strdup(d->d_name);
+	if (dp)
+		closedir(dp);
+	return name;
+}
+
+/* A bus with a driver, its name and the driver's, or false */
+static bool bus_driver(char **bus, char **driver)
+{
+	struct dirent *d;
+	DIR *dp = opendir("/sys/bus");
+
+	*driver = NULL;
+	while (dp && !*driver && (d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		*bus = strdup(d->d_name);
+		*driver = first_entry(vt_fmt("/sys/bus/%s/drivers", d->d_name), NULL);
+	}
+	if (dp)
+		closedir(dp);
+	return *driver;
+}
+
+/*
+ * A subsystem, a driver and a module take Trigger; Get describes them as
+ * sd-device does.  A Trigger without UUID makes one, which its event has.
+ */
+TEST_F_TIMEOUT(dev, trigger_objects, DEV_TIMEOUT)
+{
+	static const char *const subsystems[] = { "subsystem", "drivers", "module" };
+	struct vt_conn m, c;
+	char *bus, *driver, *paths[3], *u;
+	const char *msg;
+	int i;
+
+	ASSERT_TRUE(bus_driver(&bus, &driver));
+	paths[0] = strdup(vt_fmt("/bus/%s", bus));
+	paths[1] = strdup(vt_fmt("/bus/%s/drivers/%s", bus, driver));
+	paths[2] = "/module/varlink_device";
+	ASSERT_EQ(0, monitor(&m, "{}"));
+	ASSERT_EQ(0, vt_open_ready(&c));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(1, get(&c, vt_fmt("{\"syspath\":\"%s\",\"parents\":true}", paths[i]),
+				 &msg));
+		EXPECT_TRUE(vt_json_is(msg, "parameters.device.subsystem",
+				       vt_fmt("\"%s\"", subsystems[i]))) TH_LOG("%s", msg);
+		EXPECT_TRUE(vt_json_is(msg, "parameters.device.properties", "{}"));
+		EXPECT_TRUE(vt_json_is(msg, "parameters.parents", "[]")) TH_LOG("%s", msg);
+		ASSERT_EQ(1, trigger(&c, paths[i], NULL, NULL, &msg));
+		u = str_at(msg, "parameters.uuid");
+		ASSERT_TRUE(u && strlen(u) == 36) TH_LOG("%s", msg);
+		ASSERT_EQ(1, wait_event(&m, "change", paths[i], EVENT_MS, &msg));
+		EXPECT_TRUE(vt_json_is(msg, "parameters.event.device.properties.SYNTH_UUID",
+				       vt_fmt("\"%s\"", u))) TH_LOG("%s", msg);
+		TH_LOG("%s: SUBSYSTEM=%s", paths[i],
+		       str_at(msg, "parameters.event.device.subsystem") ?: "(none)");
+	}
+	vt_close(&c);
+	vt_close(&m);
+}
+
+static char **names_n;
+static int names_count;
+
+static void name_add(const char *syspath)
+{
+	names_n = realloc(names_n, (names_count + 1) * sizeof(*names_n));
+	names_n[names_count++] = strdup(syspath);
+}
+
+/* The syspaths of udevadm's --type=subsystems, as sysfs lists them */
+static void subsystems_of_sys(void)
+{
+	struct dirent *d, *e;
+	DIR *dp, *dd;
+
+	names_count = 0;
+	dp = opendir("/sys/module");
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] != '.' && d->d_type == DT_DIR)
+			name_add(vt_fmt("/module/%s", d->d_name));
+	if (dp)
+		closedir(dp);
+	dp = opendir("/sys/bus");
+	while (dp && (d = readdir(dp))) {
+		if (d->d_name[0] == '.' || d->d_type != DT_DIR)
+			continue;
+		name_add(vt_fmt("/bus/%s", d->d_name));
+		dd = opendir(vt_fmt("/sys/bus/%s/drivers", d->d_name));
+		while (dd && (e = readdir(dd)))
+			if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+				name_add(vt_fmt("/bus/%s/drivers/%s", d->d_name, e->d_name));
+		if (dd)
+			closedir(dd);
+	}
+	if (dp)
+		closedir(dp);
+	qsort(names_n, names_count, sizeof(*names_n), cmp_str);
+}
+
+TEST_F_TIMEOUT(dev, list_subsystems, DEV_TIMEOUT)
+{
+	struct vt_conn c;
+	const char *msg;
+	char **paths;
+	int n, i, devices;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	subsystems_of_sys();
+	n = list_all(&c, "{\"type\":\"subsystems\"}", &paths, NULL);
+	ASSERT_EQ(names_count, n);
+	for (i = 0; i < n; i++)
+		EXPECT_STREQ(names_n[i], paths[i]);
+	n = list_all(&c, "{\"type\":\"subsystems\",\"subsystem\":\"module\"}", &paths,
+		     "module");
+	EXPECT_LT(0, n);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, strncmp(paths[i], "/module/", 8));
+	n = list_all(&c, "{\"type\":\"all\",\"subsystem\":\"drivers\"}", &paths, "drivers");
+	EXPECT_LT(0, n);
+	devices = list_all(&c, "{}", &paths, NULL);
+	n = list_all(&c, "{\"type\":\"all\"}", &paths, NULL);
+	EXPECT_EQ(devices + names_count, n);
+	ASSERT_EQ(1, vt_call(&c, MORE("List", "{\"type\":\"everything\"}"), &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
+		    vt_json_is(msg, "parameters.parameter", "\"type\"")) TH_LOG("%s", msg);
+	vt_close(&c);
+}
+
+/* The text of attribute @name in GetAttributes' reply @msg (a JSON string
+ * or null), or NULL if it is not there
+ */
+static const char *attr_find(const char *msg, const char *name)
+{
+	size_t len, nlen = strlen(name);
+	const char *p = vt_json_find(msg, "parameters.attributes", &len);
+
+	if (!p || *p != '{')
+		return NULL;
+	p = vt_json_ws(p + 1);
+	while (p && *p == '"') {
+		bool match = !strncmp(p + 1, name, nlen) && p[1 + nlen] == '"';
+
+		p = vt_json_skip_string(p);
+		p = p ? vt_json_ws(p) : NULL;
+		if (!p || *p != ':')
+			return NULL;
+		p = vt_json_ws(p + 1);
+		if (match)
+			return p;
+		p = vt_json_skip(p, 0);
+		p = p ? vt_json_ws(p) : NULL;
+		if (p && *p == ',')
+			p = vt_json_ws(p + 1);
+	}
+	return NULL;
+}
+
+static bool in_binary(const char *msg, const char *name)
+{
+	size_t len;
+	const char *p = vt_json_find(msg, "parameters.binary", &len);
+	char *q = vt_fmt("\"%s\"", name);
+
+	return p && memmem(p, len, q, strlen(q));
+}
+
+/*
+ * Whether attribute @name of @syspath in @msg is what cat gives, in the
+ * caller's process: its value without the final newline, null if the
+ * file cannot be read, or among "binary" for a file sysfs sizes otherwise
+ * than a page or a value over a page or with a NUL.  Returns the failures.
+ */
+static int attr_is_cat(const char *msg, const char *syspath, const char *name)
+{
+	char path[PATH_MAX], buf[8192];
+	const char *v = attr_find(msg, name);
+	struct stat st;
+	ssize_t n = -1, i;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys%s/%s", syspath, name);
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size != 4096)
+		return !KS_OK(in_binary(msg, name) && !v) ? fprintf(stderr, "# %s\n", path) : 0;
+	fd = open(path, O_RDONLY | O_NOFOLLOW);
+	if (fd >= 0 && S_ISREG(st.st_mode))
+		n = read(fd, buf, sizeof(buf));
+	if (fd >= 0)
+		close(fd);
+	if (n > 4096 || (n > 0 && memchr(buf, '\0', n)))
+		return !KS_OK(in_binary(msg, name) && !v) ? fprintf(stderr, "# %s\n", path) : 0;
+	if (n < 0)
+		return !KS_OK(v && !strncmp(v, "null", 4)) ?
+		       fprintf(stderr, "# %s: %s\n", path, v ?: "absent") : 0;
+	if (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	for (i = 0; i < n; i++)
+		if (!isprint((unsigned char)buf[i]) && !isspace((unsigned char)buf[i]))
+			return 0;	/* not ASCII: U+FFFD here and there */
+	return !KS_OK(v && *v == '"' && !strcmp(vt_json_str(v, ""), buf)) ?
+	       fprintf(stderr, "# %s: %s, not %s\n", path, v ?: "absent", buf) : 0;
+}
+
+static int attrs(struct vt_conn *c, const char *syspath, const char *names,
+		 const char **msg)
+{
+	return vt_call(c, vt_fmt(KS_CALL(IFACE ".GetAttributes", "{\"syspath\":\"%s\"%s%s}"),
+				 syspath, names ? ",\"names\":" : "", names ?: ""), msg);
+}
+
+/* Every attribute of @syspath, as GetAttributes without names gives them */
+static int attrs_all_are_cat(struct vt_conn *c, const char *syspath)
+{
+	int failed = 0, files = 0, dirfd;
+	struct dirent *d;
+	const char *msg;
+	char *reply;
+	DIR *dp;
+
+	failed += !KS_OK(attrs(c, syspath, NULL, &msg) == 1 && vt_is_ok(msg));
+	reply = strdup(msg);
+	dirfd = open(vt_fmt("/sys%s", syspath), O_RDONLY | O_DIRECTORY);
+	dp = fdopendir(dirfd);
+	while (dp && (d = readdir(dp))) {
+		if (d->d_type == DT_REG) {
+			failed += attr_is_cat(reply, syspath, d->d_name);
+			files++;
+		}
+		if (d->d_type != DT_DIR || strcmp(d->d_name, "power"))
+			continue;
+		DIR *pp = opendir(vt_fmt("/sys%s/power", syspath));
+		struct dirent *e;
+
+		while (pp && (e = readdir(pp)))
+			if (e->d_type == DT_REG) {
+				failed += attr_is_cat(reply, syspath,
+						      vt_fmt("power/%s", e->d_name));
+				files++;
+			}
+		if (pp)
+			closedir(pp);
+	}
+	if (dp)
+		closedir(dp);
+	/* no attribute more than its files */
+	failed += !KS_OK(count_members(reply, "parameters.attributes") <= files);
+	if (failed)
+		fprintf(stderr, "# %s: %s\n", syspath, reply);
+	free(reply);
+	return failed;
+}
+
+/*
+ * GetAttributes of 50 devices of List, three names each, equal cat of
+ * the files; and every attribute of some, as their files are
+ */
+TEST_F_TIMEOUT(dev, attributes_vs_cat, DEV_TIMEOUT)
+{
+	static const char *const names[] = { "uevent", "dev", "power/control" };
+	struct vt_conn c;
+	const char *msg;
+	char **paths, *syspath;
+	int n, i, k, step, done = 0;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	n = list_all(&c, "{}", &paths, NULL);
+	ASSERT_LE(50, n);
+	step = n / 50;
+	for (i = 0; i < n && done < 50; i += step, done++) {
+		ASSERT_EQ(1, attrs(&c, paths[i], "[\"uevent\",\"dev\",\"power/control\"]", &msg));
+		ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s: %s", paths[i], msg);
+		for (k = 0; k < 3; k++)
+			EXPECT_EQ(0, attr_is_cat(msg, paths[i], names[k]));
+		EXPECT_EQ(3, count_members(msg, "parameters.attributes")) TH_LOG("%s", msg);
+	}
+	EXPECT_EQ(50, done);
+	EXPECT_EQ(0, attrs_all_are_cat(&c, "/devices/virtual/net/lo"));
+	EXPECT_EQ(0, attrs_all_are_cat(&c, "/devices/virtual/mem/null"));
+	syspath = link_syspath("/sys/class/net/lo/device");
+	for (i = 0; i < n; i++)
+		if (!strncmp(paths[i], "/devices/pci", 12) && !syspath)
+			syspath = paths[i];	/* a PCI device: binary files */
+	if (syspath)
+		EXPECT_EQ(0, attrs_all_are_cat(&c, syspath));
+	EXPECT_EQ(0, attrs_all_are_cat(&c, "/module/varlink"));
+	vt_close(&c);
+}
+
+#define DMI_ID		"/devices/virtual/dmi/id"
+#define UUID_NAMES	"[\"product_uuid\",\"sys_vendor\"]"
+
+/* product_uuid (0400) as @arg expects it: the value (root) or null */
+static int uuid_as_expected(void *arg)
+{
+	const char *want = arg, *msg, *v;
+	struct vt_conn c;
+	int failed = 0;
+
+	if (vt_open_ready(&c))
+		return 100;
+	failed += !KS_OK(attrs(&c, DMI_ID, UUID_NAMES, &msg) == 1);
+	v = attr_find(msg, "product_uuid");
+	failed += !KS_OK(v && (want ? *v == '"' && !strcmp(vt_json_str(v, ""), want) :
+			       !strncmp(v, "null", 4)));
+	/* and a file for everyone (0444) still reads */
+	v = attr_find(msg, "sys_vendor");
+	failed += !KS_OK(v && *v == '"');
+	if (failed)
+		fprintf(stderr, "# %s\n", msg);
+	vt_close(&c);
+	return failed;
+}
+
+static int product_uuid_userns(void)
+{
+	int go[2], done[2], status;
+	pid_t pid;
+	char b;
+
+	if (pipe(go) || pipe(done))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (unshare(CLONE_NEWUSER))
+			_exit(101);
+		if (write(done[1], "u", 1) != 1 || read(go[0], &b, 1) != 1)
+			_exit(102);
+		if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+			_exit(103);
+		_exit(uuid_as_expected(NULL));
+	}
+	if (read(done[0], &b, 1) != 1 || vt_map_ids(pid, "0 0 1", false) ||
+	    write(go[1], "g", 1) != 1)
+		return -1;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* The root's only: product_uuid, to root, not to uid 1000 or a user
+ * namespace's root, as cat of it
+ */
+TEST_F_TIMEOUT(dev, attributes_root_only, DEV_TIMEOUT)
+{
+	char *value = ks_read_line("/sys" DMI_ID "/product_uuid");
+	struct stat st;
+
+	ASSERT_EQ(0, stat("/sys" DMI_ID "/product_uuid", &st));
+	ASSERT_EQ(0400, st.st_mode & 0777);
+	ASSERT_NE(NULL, value);
+	EXPECT_EQ(0, uuid_as_expected(value));
+	EXPECT_EQ(0, ks_run_as(1000, 1000, uuid_as_expected, NULL));
+	EXPECT_EQ(0, product_uuid_userns());
+}
+
+/* The deepest device List gives, and its ancestors with a uevent file */
+TEST_F_TIMEOUT(dev, get_parents, DEV_TIMEOUT)
+{
+	char **paths, *deepest = NULL, *up, *slash;
+	int n, i, depth = 0, k = 0;
+	struct vt_conn c;
+	const char *msg;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	n = list_all(&c, "{}", &paths, NULL);
+	for (i = 0; i < n; i++) {
+		int d = 0;
+		const char *p;
+
+		for (p = paths[i]; *p; p++)
+			d += *p == '/';
+		if (d > depth) {
+			depth = d;
+			deepest = paths[i];
+		}
+	}
+	ASSERT_NE(NULL, deepest);
+	ASSERT_EQ(1, get(&c, vt_fmt("{\"syspath\":\"%s\",\"parents\":true}", deepest), &msg));
+	ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_EQ(0, matches_sys(msg, "parameters.device", deepest));
+	up = strdup(deepest);
+	while ((slash = strrchr(up, '/')) && slash - up > (int)strlen("/devices")) {
+		*slash = '\0';
+		if (access(vt_fmt("/sys%s/uevent", up), F_OK))
+			continue;
+		EXPECT_EQ(0, matches_sys(msg, vt_fmt("parameters.parents.%d", k), up));
+		k++;
+	}
+	EXPECT_FALSE(vt_json_has(msg, vt_fmt("parameters.parents.%d", k))) TH_LOG("%s", msg);
+	TH_LOG("%s: %d parents", deepest, k);
+	ASSERT_EQ(1, get(&c, vt_fmt("{\"syspath\":\"%s\"}", deepest), &msg));
+	EXPECT_FALSE(vt_json_has(msg, "parameters.parents"));
+	vt_close(&c);
+}
+
+/* Bad input of each new parameter, refused; every attribute of every
+ * device read, for the debug kernel to see
+ */
+TEST_F_TIMEOUT(dev, bad_input, DEV_TIMEOUT)
+{
+	static const char *const names[] = {
+		"[\"../uevent\"]", "[\"power/../uevent\"]", "[\"a/b/c\"]", "[\"\"]",
+		"[\"..\"]", "[\"power/\"]", "[\"/uevent\"]", "[\"uev ent\"]",
+		"[\"dev\",\"dev\"]", "[\"d\\u0065v\",\"dev\"]",
+	};
+	static const char *const uuids[] = {
+		"", "0", "1234", "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+		"01234567-89ab-cdef-0123-456789abcdef0",
+		"01234567-89ab-cdef-0123-456789abcde",
+		"0123456789abcdef0123456789abcdef0123", "01234567-89ab-cdef-0123-456789abcdeg",
+		"01234567 89ab-cdef-0123-456789abcdef",
+	};
+	static const char *const arguments[] = {
+		"{\"\":\"1\"}", "{\"A\":\"\"}", "{\"A-B\":\"1\"}", "{\"A\":\"1 2\"}",
+		"{\"A\":\"x=y\"}", "{\"\\u00e9\":\"1\"}", "{\"A\":\"\\u00e9\"}",
+		"{\"A\":\"\\u0000\"}",
+	};
+	char big[4096], **paths;
+	struct vt_conn c;
+	const char *msg;
+	unsigned int i;
+	int n, len;
+
+	ASSERT_EQ(0, vt_open_ready(&c));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/null", names[i], &msg));
+		EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
+			    vt_json_is(msg, "parameters.parameter", "\"names\""))
+			TH_LOG("%s: %s", names[i], msg);
+	}
+	/* 129 names; a name of 600 bytes */
+	len = sprintf(big, "[");
+	for (i = 0; i < 129; i++)
+		len += sprintf(big + len, "%s\"a%u\"", i ? "," : "", i);
+	sprintf(big + len, "]");
+	ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/null", big, &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	sprintf(big, "[\"%0600d\"]", 0);
+	ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/null", big, &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/no-such", NULL, &msg));
+	EXPECT_TRUE(vt_is_error(msg, NOT_FOUND)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, attrs(&c, "/devices/../kernel", NULL, &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/null",
+			   "[\"no_such\",\"power\",\"subsystem\"]", &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.attributes",
+			       "{\"no_such\":null,\"power\":null,\"subsystem\":null}"))
+		TH_LOG("%s", msg);
+
+	for (i = 0; i < ARRAY_SIZE(uuids); i++) {
+		ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", uuids[i], NULL, &msg));
+		EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
+			    vt_json_is(msg, "parameters.parameter", "\"uuid\""))
+			TH_LOG("%s: %s", uuids[i], msg);
+	}
+	for (i = 0; i < ARRAY_SIZE(arguments); i++) {
+		ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", NULL, arguments[i], &msg));
+		EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
+			    vt_json_is(msg, "parameters.parameter", "\"arguments\""))
+			TH_LOG("%s: %s", arguments[i], msg);
+	}
+	/* 33 arguments; 1024 bytes of them */
+	len = sprintf(big, "{");
+	for (i = 0; i < 33; i++)
+		len += sprintf(big + len, "%s\"K%u\":\"1\"", i ? "," : "", i);
+	sprintf(big + len, "}");
+	ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", NULL, big, &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	sprintf(big, "{\"K\":\"%01000d\"}", 0);
+	ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", NULL, big, &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	/* of types the IDL refuses */
+	ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", NULL, "{\"A\":1}", &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, trigger(&c, "/devices/virtual/mem/null", NULL, "[\"A\"]", &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	ASSERT_EQ(1, attrs(&c, "/devices/virtual/mem/null", "[1]", &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+
+	/* every attribute of every device, read once */
+	n = list_all(&c, "{\"type\":\"all\"}", &paths, NULL);
+	ASSERT_LT(0, n);
+	for (i = 0; i < (unsigned int)n; i++) {
+		ASSERT_EQ(1, attrs(&c, paths[i], NULL, &msg));
+		EXPECT_TRUE(vt_is_ok(msg) || vt_is_error(msg, NOT_FOUND))
+			TH_LOG("%s: %s", paths[i], msg);
+	}
+	vt_close(&c);
 }
 
 TEST_F_TIMEOUT(dev, idl, DEV_TIMEOUT)

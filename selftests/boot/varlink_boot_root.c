@@ -243,6 +243,8 @@ static int wait_root(void)
 			say("# device.Monitor: %s\n", r);
 			break;
 		}
+		if (strstr(r, "\"ready\":true") && reply_continues(r))
+			continue;	/* the first reply: subscribed */
 		events++;
 		if (json_get_string(r, "action", action, sizeof(action)))
 			say("# an event without action: %s\n", r);
