@@ -38,6 +38,7 @@
 #define DEVKMSG		"/proc/sys/kernel/printk_devkmsg"
 
 #define SYSLOG_READ_ALL		3
+#define SYSLOG_ACTION_CLEAR	5
 #define SYSLOG_SIZE_BUFFER	10
 
 /* A record, from /dev/kmsg or from a Read reply */
@@ -45,7 +46,9 @@ struct rec {
 	long long seq;
 	int pri;		/* facility * 8 + priority */
 	long long us;		/* timestamp, microseconds; -1 if none */
+	long long usec;		/* Read: "usec"; -1 if none */
 	long long lost;		/* Read: "lost", or 0 */
+	long long cleared;	/* Read: "cleared", or 0 */
 	char *msg;
 };
 
@@ -203,8 +206,12 @@ static int parse_reply(const char *msg, struct rec *r, long long *next)
 	r->pri = fac * 8 + pri;
 	if (!ks_json_fixed(msg, "parameters.entry.timestamp", 6, &r->us))
 		r->us = -1;
+	if (!ks_json_int(msg, "parameters.entry.usec", &r->usec))
+		r->usec = -1;
 	if (!ks_json_int(msg, "parameters.entry.lost", &r->lost))
 		r->lost = 0;
+	if (!ks_json_int(msg, "parameters.entry.cleared", &r->cleared))
+		r->cleared = 0;
 	r->msg = vt_json_str(msg, "parameters.entry.message");
 	return r->msg ? 1 : -1;
 }
@@ -311,6 +318,7 @@ TEST_F(log, matches_kmsg)
 			continue;
 		EXPECT_EQ(k.r[j].pri, v.r[i].pri) TH_LOG("seq %lld", v.r[i].seq);
 		EXPECT_EQ(k.r[j].us, v.r[i].us) TH_LOG("seq %lld", v.r[i].seq);
+		EXPECT_EQ(k.r[j].us, v.r[i].usec) TH_LOG("seq %lld", v.r[i].seq);
 		EXPECT_STREQ(k.r[j].msg, v.r[i].msg) TH_LOG("seq %lld", v.r[i].seq);
 		compared++;
 	}
@@ -991,8 +999,12 @@ TEST_F(log, printk_time_off)
 	vt_write_file(PRINTK_TIME, was);
 	ASSERT_LE(2, v.n);
 	EXPECT_STREQ(m1, v.r[0].msg);
-	/* printk.time is what the text has: none for any record now */
+	/* printk.time is what the text has: none for any record now,
+	 * though /dev/kmsg gives it
+	 */
 	EXPECT_EQ(-1, v.r[0].us);
+	EXPECT_EQ(-1, v.r[0].usec);
+	EXPECT_LE(0, r->us);
 	ASSERT_NE(NULL, recs_find(&v, fake));
 	EXPECT_EQ(-1, recs_find(&v, fake)->us);
 	EXPECT_EQ(r->pri, v.r[0].pri);
@@ -1001,9 +1013,201 @@ TEST_F(log, printk_time_off)
 	EXPECT_TRUE(read_all(&c, vt_fmt("{\"after\":%lld}", seq - 1), &v));
 	ASSERT_LE(1, v.n);
 	EXPECT_EQ(r->us, v.r[0].us);
+	EXPECT_EQ(r->us, v.r[0].usec);
 	ASSERT_NE(NULL, recs_find(&v, fake));
 	recs_free(&v);
 	recs_free(&k);
+	vt_close(&c);
+}
+
+/* journald's reader side by side with /dev/kmsg's: SIDE_BURSTS bursts of
+ * SIDE_BURST records of SIDE_LEN bytes, both read after each
+ */
+#define SIDE_BURSTS	100
+#define SIDE_BURST	100
+#define SIDE_LEN	200
+
+/* The next record of a follow stream into *@r: 1, or 0 */
+static int follow_next(struct vt_conn *c, struct rec *r)
+{
+	const char *msg;
+	long long next;
+
+	if (vt_recv(c, VT_TIMEOUT_MS, &msg) != 1 || !vt_continues(msg) ||
+	    parse_reply(msg, r, &next) != 1)
+		return fprintf(stderr, "# %s\n", msg), 0;
+	return 1;
+}
+
+/* The next record of the /dev/kmsg reader @fd into *@r: 1, 0 for none,
+ * or -1 after EPIPE (overwritten: the next read gives the oldest there is)
+ */
+static int kmsg_next(int fd, struct rec *r)
+{
+	static char buf[8192];
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	char *semi, *nl;
+
+	memset(r, 0, sizeof(*r));
+	if (n < 0 && errno == EPIPE)
+		return -1;
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	semi = strchr(buf, ';');
+	if (!semi || sscanf(buf, "%d,%lld,%lld", &r->pri, &r->seq, &r->us) != 3)
+		return 0;
+	nl = strchr(semi + 1, '\n');
+	r->msg = kmsg_unescape(semi + 1, nl ? nl - semi - 1 : strlen(semi + 1));
+	return 1;
+}
+
+/* A record of SIDE_LEN bytes: @tag and its number */
+static int side_write(int fd, const char *tag, int i)
+{
+	char line[SIDE_LEN + 16];
+	int n = snprintf(line, sizeof(line), "<15>%s %6d %0*d\n", tag, i,
+			 SIDE_LEN - 8 - (int)strlen(tag), 0);
+
+	return write(fd, line, n) == n ? 0 : -1;
+}
+
+/*
+ * As journald reads /dev/kmsg: Read(after, follow) and a /dev/kmsg reader
+ * side by side over 10,000 records, each burst read by both before the
+ * next: the same consecutive records, none lost, and "usec" /dev/kmsg's
+ * field 3 for each.
+ */
+TEST_F_TIMEOUT(log, journald_side_by_side, 600)
+{
+	int k = kmsg_open(true), w = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	const char *tag = marker("side");
+	struct rec kr, vr;
+	struct vt_conn c;
+	long long first;
+	int b, i, compared = 0;
+
+	ASSERT_LE(0, k);
+	ASSERT_LE(0, w);
+	ASSERT_EQ(0, side_write(w, tag, -1));
+	do {
+		ASSERT_EQ(1, kmsg_next(k, &kr));
+	} while (!strstr(kr.msg, tag));
+	first = kr.seq;
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, vt_fmt(READ("{\"after\":%lld,\"follow\":true}"), first)));
+	for (b = 0; b < SIDE_BURSTS; b++) {
+		for (i = 0; i < SIDE_BURST; i++)
+			ASSERT_EQ(0, side_write(w, tag, b * SIDE_BURST + i));
+		/* both, up to the burst's last: the same records */
+		do {
+			ASSERT_EQ(1, kmsg_next(k, &kr)) TH_LOG("burst %d", b);
+			ASSERT_EQ(1, follow_next(&c, &vr)) TH_LOG("burst %d", b);
+			ASSERT_EQ(first + 1, vr.seq) TH_LOG("lost %lld", vr.lost);
+			ASSERT_EQ(kr.seq, vr.seq);
+			EXPECT_EQ(0, vr.lost);
+			EXPECT_EQ(0, vr.cleared);
+			EXPECT_EQ(kr.us, vr.usec) TH_LOG("seq %lld", vr.seq);
+			EXPECT_EQ(kr.pri, vr.pri);
+			EXPECT_STREQ(kr.msg, vr.msg);
+			first = vr.seq;
+			compared += !!strstr(vr.msg, tag);
+			free(kr.msg);
+			free(vr.msg);
+		} while (compared < (b + 1) * SIDE_BURST);
+	}
+	EXPECT_EQ(SIDE_BURSTS * SIDE_BURST, compared);
+	close(w);
+	close(k);
+	vt_close(&c);
+}
+
+/*
+ * Both readers stopped while twice the log buffer is written: the first
+ * record each reads after is the same, and "lost" is the jump /dev/kmsg's
+ * reader sees after its EPIPE.  Then "dmesg -C" behind a reader that
+ * lags: every record is read, lost or cleared.
+ */
+TEST_F_TIMEOUT(log, overrun_and_clear, 600)
+{
+	int size = klogctl(SYSLOG_SIZE_BUFFER, NULL, 0), n, i, ret;
+	int k = kmsg_open(true), w = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	long long kfirst, knext, vnext, start, delivered = 0, lost = 0;
+	long long cleared = 0;
+	const char *tag = marker("overrun");
+	struct rec kr, vr;
+	struct vt_conn c;
+
+	ASSERT_LT(0, size);
+	ASSERT_LE(0, k);
+	ASSERT_LE(0, w);
+	ASSERT_EQ(0, side_write(w, tag, -1));
+	ASSERT_EQ(1, kmsg_next(k, &kr));
+	knext = kr.seq + 1;
+	ASSERT_EQ(0, vt_open_ready(&c));
+	ASSERT_EQ(0, vt_send(&c, vt_fmt(READ("{\"after\":%lld,\"follow\":true}"), kr.seq)));
+	n = 2 * size / SIDE_LEN + 100;
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, side_write(w, tag, i));
+	/* /dev/kmsg: EPIPE, then the oldest record there is */
+	ASSERT_EQ(-1, kmsg_next(k, &kr));
+	ASSERT_EQ(1, kmsg_next(k, &kr));
+	kfirst = kr.seq;
+	TH_LOG("/dev/kmsg's jump: %lld records", kfirst - knext);
+	/* the stream: what it had sent before it paused, then the jump */
+	vnext = knext;
+	do {
+		ASSERT_EQ(1, follow_next(&c, &vr));
+		ASSERT_EQ(vnext + vr.lost, vr.seq);
+		vnext = vr.seq + 1;
+		free(vr.msg);
+	} while (!vr.lost);
+	EXPECT_EQ(kfirst, vr.seq);
+	EXPECT_EQ(kfirst - (vr.seq - vr.lost), vr.lost);
+	TH_LOG("the stream's: %lld records lost after %lld", vr.lost,
+	       vr.seq - vr.lost);
+	/* read both to the end of the fill */
+	knext = kfirst + 1;
+	while ((ret = kmsg_next(k, &kr)) == 1) {
+		knext = kr.seq + 1;
+		free(kr.msg);
+	}
+	while (vnext < knext) {
+		ASSERT_EQ(1, follow_next(&c, &vr));
+		EXPECT_EQ(vnext, vr.seq);
+		vnext = vr.seq + 1;
+		free(vr.msg);
+	}
+
+	/* a lagging reader: more than its connection holds written, and
+	 * cleared behind it; then a last record
+	 */
+	start = vnext;
+	n = size / 2 / SIDE_LEN;
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, side_write(w, tag, i));
+	vt_sleep_ms(500);
+	ASSERT_EQ(0, klogctl(SYSLOG_ACTION_CLEAR, NULL, 0));
+	ASSERT_EQ(0, side_write(w, tag, n));
+	for (;;) {
+		ASSERT_EQ(1, follow_next(&c, &vr));
+		EXPECT_EQ(vnext + vr.lost + vr.cleared, vr.seq);
+		delivered++;
+		lost += vr.lost;
+		cleared += vr.cleared;
+		vnext = vr.seq + 1;
+		ret = !!strstr(vr.msg, vt_fmt("%s %6d ", tag, n));
+		free(vr.msg);
+		if (ret)
+			break;
+	}
+	TH_LOG("%lld delivered, %lld lost, %lld cleared of %lld", delivered, lost,
+	       cleared, vr.seq - start + 1);
+	EXPECT_EQ(vr.seq - start + 1, delivered + lost + cleared);
+	EXPECT_LT(0, cleared);
+	EXPECT_EQ(0, lost);
+	close(w);
+	close(k);
 	vt_close(&c);
 }
 

@@ -98,6 +98,10 @@ static const char log_idl[] =
 "  # clock of the CPU, without time suspended), to the microsecond as\n"
 "  # /dev/kmsg and dmesg show it; null while printk.time is off.\n"
 "  timestamp: ?float,\n"
+"  # The same in microseconds, as an integer: field 3 of the /dev/kmsg\n"
+"  # record; null while printk.time is off, when no reader the kernel\n"
+"  # exports to modules gives a record's time.\n"
+"  usec: ?int,\n"
 "  # Who stored it, \"T\" and a thread id or \"C\" and a CPU number, on\n"
 "  # kernels built with CONFIG_PRINTK_CALLER; null on others.\n"
 "  caller: ?string,\n"
@@ -108,7 +112,13 @@ static const char log_idl[] =
 "  # buffer before they were read, since the previous reply of the\n"
 "  # stream, or, for its first one, since the record \"after\" names.\n"
 "  # Absent if none was.\n"
-"  lost: ?int\n"
+"  lost: ?int,\n"
+"  # How many records were cleared before this one, counted as \"lost\" is:\n"
+"  # removed by \"dmesg -C\" (SYSLOG_ACTION_CLEAR) before the stream had\n"
+"  # read them (/dev/kmsg still gives them; the kernel gives a module no\n"
+"  # reader that does).  The records after \"after\" are this entry, and\n"
+"  # those counted in \"lost\" and \"cleared\".  Absent if none was.\n"
+"  cleared: ?int\n"
 ")\n"
 "\n"
 "# Read the log, one record per reply, oldest first; call it with \"more\",\n"
@@ -320,31 +330,24 @@ static size_t log_join_lines(char *text, size_t plen, char *p, char *end)
 	return out - p;
 }
 
-/* Parse the @len bytes of log_text that kmsg_dump_get_line(syslog=true)
- * made of a record: each line is the record's prefix (record_print_text():
- * "<pri>", the timestamp with printk.time (@time), the caller id with
- * CONFIG_PRINTK_CALLER, then a space if either) and a line of the text,
- * and ends with a newline.  The lines are joined in place.  A text that
- * is not so (it cannot be) is taken whole as the message.
+/* The prefix record_print_text() puts before each line of a record, at
+ * @text: "<pri>", the timestamp with printk.time (@time), the caller id
+ * with CONFIG_PRINTK_CALLER, then a space if either; into @r.  Return:
+ * the byte after it, or NULL for a text without one (it cannot be).
  */
-static void log_parse(char *text, size_t len, bool time, struct log_record *r)
+static char *log_parse_prefix(char *text, const char *end, bool time,
+			      struct log_record *r)
 {
-	char *end, *p = text;
 	unsigned int pri = 0, n = 0;
+	char *p = text;
 	size_t t;
 
-	memset(r, 0, sizeof(*r));
-	if (len && text[len - 1] == '\n')
-		len--;
-	r->message = text;
-	r->len = len;
-	end = text + len;
 	if (p >= end || *p++ != '<')
-		return;
+		return NULL;
 	for (; p < end && isdigit(*p) && n < 5; p++, n++)
 		pri = pri * 10 + (*p - '0');
 	if (!n || p >= end || *p++ != '>')
-		return;
+		return NULL;
 	t = time ? log_parse_time(p, end, &r->us) : 0;
 	r->has_time = t;
 	p += t;
@@ -352,17 +355,38 @@ static void log_parse(char *text, size_t len, bool time, struct log_record *r)
 		char *close = memchr(p, ']', end - p);
 
 		if (!close)
-			return;
+			return NULL;
 		r->caller = skip_spaces(p + 1);
 		r->caller_len = close - r->caller;
 		p = close + 1;
 	}
 	if (r->has_time || IS_ENABLED(CONFIG_PRINTK_CALLER)) {
 		if (p >= end || *p != ' ')
-			return;
+			return NULL;
 		p++;
 	}
 	r->pri = pri;
+	return p;
+}
+
+/* Parse the @len bytes of log_text that kmsg_dump_get_line(syslog=true)
+ * made of a record: each line is the record's prefix and a line of the
+ * text, and ends with a newline.  The lines are joined in place.  A text
+ * that is not so (it cannot be) is taken whole as the message.
+ */
+static void log_parse(char *text, size_t len, bool time, struct log_record *r)
+{
+	char *end, *p;
+
+	memset(r, 0, sizeof(*r));
+	if (len && text[len - 1] == '\n')
+		len--;
+	r->message = text;
+	r->len = len;
+	end = text + len;
+	p = log_parse_prefix(text, end, time, r);
+	if (!p)
+		return;
 	r->message = p;
 	r->len = log_join_lines(text, p - text, p, end);
 }
@@ -382,7 +406,7 @@ static bool log_put_next(struct log_stream *s, bool time)
 	mutex_lock(&log_read_lock);
 	kmsg_dump_rewind(&iter);	/* cur_seq: clear_seq */
 	clear = iter.cur_seq;
-	from = max(s->next, clear);
+	from = max(s->next, clear);	/* the iterator skips what was cleared */
 	if (!s->follow && from >= s->end) {
 		mutex_unlock(&log_read_lock);
 		return false;
@@ -401,13 +425,17 @@ static bool log_put_next(struct log_stream *s, bool time)
 	varlink_put_u64(call, "seq", r.seq);
 	varlink_put_s64(call, "priority", r.pri & 7);
 	varlink_put_s64(call, "facility", r.pri >> 3);
-	if (r.has_time)
+	if (r.has_time) {
 		varlink_put_fixed(call, "timestamp", r.us, 6);
+		varlink_put_u64(call, "usec", r.us);
+	}
 	if (r.caller)
 		varlink_put_str_len(call, "caller", r.caller, r.caller_len);
 	varlink_put_str_len(call, "message", r.message, r.len);
 	if (s->counted && r.seq > from)
 		varlink_put_u64(call, "lost", r.seq - from);
+	if (s->counted && from > s->next)
+		varlink_put_u64(call, "cleared", from - s->next);
 	varlink_close_object(call);
 	varlink_put_u64(call, "next", r.seq + 1);
 	mutex_unlock(&log_read_lock);
