@@ -87,6 +87,18 @@
 #define VL_PID_MAX_PER_PIDNS	0
 #endif
 
+/* 6.16 added core dumps to a socket: a kernel.core_pattern of "@/path"
+ * (7.x also "@@/path"), which proc_dostring_coredump() refuses unless the
+ * writer (current) is in the initial mount namespace
+ * (check_coredump_socket()); before, "@" began a file name like any
+ * other.
+ */
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
+#define VL_COREDUMP_SOCKET	1
+#else
+#define VL_COREDUMP_SOCKET	0
+#endif
+
 /* 6.18 added mem_cgroup_from_sk(), the memory cgroup sk_alloc()
  * recorded for a socket, where it had been read from sk->sk_memcg
  * directly: the accessor is the way to it wherever it exists, since the

@@ -9,7 +9,7 @@ pkgs_build="make gcc libc6-dev libelf-dev rsync linux-headers-$STOCK_FLAVOUR"
 # python3-pygments: docutils reads the .rst's code blocks with it; man-db:
 # the client's man page is rendered with warnings on
 pkgs_lint="linux-source-6.1 sparse xz-utils perl git python3-docutils python3-pygments man-db"
-pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod"
+pkgs_vm="linux-image-$STOCK_FLAVOUR qemu-system-x86 busybox-static cpio python3 kmod procps"
 # the Debian kernels besides the stock one (debian-kernel.sh)
 pkgs_kernels="mmdebstrap debian-archive-keyring xz-utils util-linux"
 # e2fsprogs: the built-in kernel's root disk (boot-disk.sh)

@@ -4,7 +4,8 @@
 # that runs with no libc installed (the test VM's initramfs): the binary,
 # libsystemd-shared, every library ldd names (the host's bookworm ones
 # where sid's are not needed), the ELF loader, and OUTDIR/varlinkctl, a
-# wrapper that runs it through that loader.
+# wrapper that runs it through that loader; and so systemd-sysctl and
+# procps's sysctl.
 # sid is reached through an apt configuration of our own (sources.list,
 # lists and cache under $KVARLINK_CACHE/varlinkctl); the system's apt
 # sources are not touched.  The packages are fetched once per version.
@@ -70,6 +71,18 @@ fi
 bundle_program "$out" varlinkctl "$bin" "$libs" cat ||
 	die "varlinkctl: ldd named no ELF loader, or a library could not be read"
 echo "$version" >"$out/version"
+
+# On the same libraries, for varlink_sysctl's parity tests: systemd-sysctl
+# of the same package, and the host's procps sysctl (deps.sh), whose only
+# library is libc
+for prog in "$root/usr/lib/systemd/systemd-sysctl" /usr/sbin/sysctl; do
+	name=${prog##*/}
+	cp "$prog" "$out/lib/$name" || die "varlinkctl: no $prog"
+	# shellcheck disable=SC2016 # the script's own
+	printf '#!/bin/sh\nd=$(dirname "$0")/lib\nexec "$d/ld-linux-x86-64.so.2" --inhibit-cache --library-path "$d" --argv0 "$0" "$d/%s" "$@"\n' \
+		"$name" >"$out/$name"
+	chmod 0755 "$out/$name"
+done
 
 # it must run here, on bookworm's glibc, through the copied loader
 ver=$("$out/varlinkctl" --version) ||

@@ -7,7 +7,10 @@
  * capabilities, root of a user namespace, opener and sender apart both
  * ways), namespaced sysctls from other UTS, ipc and pid namespaces, a
  * BPF_CGROUP_SYSCTL program, bad names, and a List read one byte at a
- * time.
+ * time.  As the tools that write /proc/sys use it: procps's sysctl's
+ * names and values (Get of 200 of them), systemd-sysctl's of a sysctl.d
+ * list (Apply), Apply's failures and bounds, and kernel.core_pattern
+ * from a mount namespace of the caller's own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -61,6 +65,7 @@ static bool proc_may(const char *rel, int mode)
 
 /* A dummy link whose name has a dot: only the slash form reaches it */
 #define DOT_LINK	"kvs0.100"
+#define DOT_LINK_SLASH	"kvs0/100"
 
 /* @s as a JSON string, quotes included, in a new string */
 static char *jstr(const char *s)
@@ -103,15 +108,17 @@ static char *list_call(const char *prefix, bool more)
 		      prefix ? jstr(prefix) : "");
 }
 
-/* The path below /proc/sys of a name, by the interface's rule */
+/* The path below /proc/sys of a name, by systemd-sysctl's rule: the first
+ * separator decides; a dot swaps dots and slashes
+ */
 static char *rel_of(const char *name)
 {
-	char *rel = strdup(name), *p;
+	char *rel = strdup(name + (*name == '/')), *p;
 
-	if (!strchr(rel, '/'))
+	if (rel[strcspn(rel, "./")] == '.')
 		for (p = rel; *p; p++)
-			if (*p == '.')
-				*p = '/';
+			if (*p == '.' || *p == '/')
+				*p ^= '.' ^ '/';
 	return rel;
 }
 
@@ -601,12 +608,14 @@ TEST_F(conn, long_value)
 }
 
 /*
- * A link whose name has a dot: its sysctls have the slash form only, and
- * List gives them so; the dotted name means something else.
+ * A link whose name has a dot: its sysctls are named as systemd-sysctl
+ * and procps name them, the dot a slash ("net.ipv4.conf.kvs0/100.x"), or
+ * by the path; List gives them so.  All dots is another name.
  */
 TEST_F(conn, dot_in_component)
 {
 	const char *slash = "net/ipv4/conf/" DOT_LINK "/forwarding", *msg;
+	const char *dotted = "net.ipv4.conf." DOT_LINK_SLASH ".forwarding";
 	char *v, *pv, *name;
 	int n = 0;
 
@@ -615,23 +624,26 @@ TEST_F(conn, dot_in_component)
 	ASSERT_NE(NULL, pv);
 	ASSERT_EQ(1, get(&self->c, slash, &msg, &v)) TH_LOG("%s", msg);
 	EXPECT_STREQ(pv, v);
+	ASSERT_EQ(1, get(&self->c, dotted, &msg, &v)) TH_LOG("%s", msg);
+	EXPECT_STREQ(pv, v);
+	ASSERT_EQ(1, get(&self->c, vt_fmt("/%s", slash), &msg, &v)) TH_LOG("%s", msg);
+	EXPECT_STREQ(pv, v);
 	ASSERT_EQ(0, get(&self->c, "net.ipv4.conf." DOT_LINK ".forwarding", &msg, &v));
 	EXPECT_TRUE(vt_is_error(msg, NO_SUCH)) TH_LOG("%s", msg);
 	EXPECT_TRUE(vt_json_is(msg, "parameters.name",
 			       "\"net.ipv4.conf." DOT_LINK ".forwarding\""));
 
-	ASSERT_EQ(0, vt_send(&self->c, list_call("net/ipv4/conf/" DOT_LINK, true)));
+	ASSERT_EQ(0, vt_send(&self->c, list_call("net.ipv4.conf." DOT_LINK_SLASH, true)));
 	do {
 		ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
 		ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 		name = vt_json_str(msg, "parameters.name");
 		ASSERT_NE(NULL, name);
-		EXPECT_EQ(0, strncmp(name, "net/ipv4/conf/" DOT_LINK "/", 23))
+		EXPECT_EQ(0, strncmp(name, "net.ipv4.conf." DOT_LINK_SLASH ".", 23))
 			TH_LOG("%s", name);
 		n++;
 	} while (vt_continues(msg));
 	EXPECT_LT(10, n);
-	/* and lo's, with no dot, are dotted */
 	ASSERT_EQ(1, vt_call(&self->c, list_call("net/ipv4/conf/lo/forwarding", false), &msg));
 	EXPECT_TRUE(vt_json_is(msg, "parameters.name", "\"net.ipv4.conf.lo.forwarding\""))
 		TH_LOG("%s", msg);
@@ -679,15 +691,14 @@ static void walk_dir(struct walk *w, const char *rel)
 	closedir(d);
 }
 
-/* @rel as List names it */
+/* @rel as List names it, as sysctl -a does: dots and slashes swapped */
 static char *list_name(const char *rel)
 {
 	char *s = strdup(rel), *p;
 
-	if (!strchr(s, '.'))
-		for (p = s; *p; p++)
-			if (*p == '/')
-				*p = '.';
+	for (p = s; *p; p++)
+		if (*p == '.' || *p == '/')
+			*p ^= '.' ^ '/';
 	return s;
 }
 
@@ -870,7 +881,8 @@ FIXTURE_VARIANT_ADD(bad_name, dotdot) { .json = "\"..\"" };
 FIXTURE_VARIANT_ADD(bad_name, dot) { .json = "\".\"" };
 FIXTURE_VARIANT_ADD(bad_name, up_and_back) { .json = "\"kernel/../kernel/ostype\"" };
 FIXTURE_VARIANT_ADD(bad_name, dot_component) { .json = "\"kernel/./ostype\"" };
-FIXTURE_VARIANT_ADD(bad_name, absolute) { .json = "\"/kernel/ostype\"" };
+FIXTURE_VARIANT_ADD(bad_name, two_slashes) { .json = "\"//kernel/ostype\"" };
+FIXTURE_VARIANT_ADD(bad_name, empty_swapped) { .json = "\"kernel./ostype\"" };
 FIXTURE_VARIANT_ADD(bad_name, trailing_slash) { .json = "\"kernel/ostype/\"" };
 FIXTURE_VARIANT_ADD(bad_name, double_dot) { .json = "\"kernel..ostype\"" };
 FIXTURE_VARIANT_ADD(bad_name, leading_dot) { .json = "\".kernel.ostype\"" };
@@ -1344,6 +1356,430 @@ TEST_F_TIMEOUT(conn, list_paced, 240)
 	EXPECT_TRUE(final && !bad) TH_LOG("last: %.*s", (int)len, msg);
 	EXPECT_LT(max_output + SOCKET_HOLDS, bytes);
 	free(msg);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int count_in(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (s = strstr(s, needle); s; s = strstr(s + 1, needle))
+		n++;
+	return n;
+}
+
+/* A program of the bundle beside this test (varlinkctl.mk): procps's
+ * "sysctl", "systemd-sysctl"; NULL if there is none
+ */
+static char *bundled(const char *name)
+{
+	char self[PATH_MAX], *slash, *p;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	p = vt_fmt("%s/varlinkctl/%s", self, name);
+	return access(p, X_OK) ? NULL : strdup(p);
+}
+
+/* The output of the shell command @cmd, its last newline gone, into
+ * *@out (a new string); its exit status, or -1
+ */
+static int run_out(const char *cmd, char **out)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	FILE *f = popen(cmd, "r");
+	size_t n;
+	int status;
+
+	*out = NULL;
+	if (!f || !buf)
+		return -1;
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	status = pclose(f);
+	if (len && buf[len - 1] == '\n')
+		len--;
+	buf[len] = '\0';
+	*out = buf;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define PARITY_NAMES	200
+
+/*
+ * As procps's sysctl: Get of PARITY_NAMES names of "sysctl -N -a", one of
+ * a VLAN-style link with a dot in its name among them, equals "sysctl -n
+ * NAME" (or fails where it fails); List names every sysctl it names so.
+ */
+TEST_F_TIMEOUT(conn, procps_parity, 600)
+{
+	const char *vlan = "net.ipv4.conf." DOT_LINK_SLASH ".forwarding", *msg;
+	char *sysctl = bundled("sysctl"), *all, *name, *save, *out, *v;
+	char **names = NULL, **listed = NULL;
+	int n = 0, i, step, compared = 0, listed_n = 0, status, r;
+	bool have_vlan = false;
+
+	ASSERT_NE(NULL, sysctl) TH_LOG("no procps sysctl beside the test");
+	link_del(DOT_LINK);
+	ASSERT_EQ(0, link_add(DOT_LINK, "dummy", NULL));
+	ASSERT_EQ(0, run_out(vt_fmt("%s -N -a 2>/dev/null", sysctl), &all));
+	for (name = strtok_r(all, "\n", &save); name; name = strtok_r(NULL, "\n", &save)) {
+		names = realloc(names, (n + 1) * sizeof(*names));
+		names[n++] = name;
+		have_vlan |= !strcmp(name, vlan);
+	}
+	ASSERT_TRUE(have_vlan) TH_LOG("sysctl -N -a has no %s", vlan);
+	ASSERT_LT(PARITY_NAMES, n);
+	step = n / (PARITY_NAMES - 1);
+	for (i = 0; compared < PARITY_NAMES; i += step) {
+		name = compared == PARITY_NAMES - 1 || i >= n ? (char *)vlan : names[i];
+		status = run_out(vt_fmt("%s -n '%s' 2>/dev/null", sysctl, name), &out);
+		r = get(&self->c, name, &msg, &v);
+		if (!status && !volatile_name(rel_of(name))) {
+			EXPECT_TRUE(r == 1 && !strcmp(out, v))
+				TH_LOG("%s: sysctl -n '%s', Get %s", name, out, msg);
+		} else if (status) {
+			EXPECT_EQ(0, r) TH_LOG("%s: sysctl -n fails, Get %s", name, msg);
+		}
+		compared++;
+	}
+	/* List names them as sysctl -a does */
+	ASSERT_EQ(0, vt_send(&self->c, list_call(NULL, true)));
+	do {
+		ASSERT_EQ(1, vt_recv(&self->c, VT_TIMEOUT_MS, &msg));
+		ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+		listed = realloc(listed, (listed_n + 1) * sizeof(*listed));
+		listed[listed_n++] = vt_json_str(msg, "parameters.name");
+	} while (vt_continues(msg));
+	qsort(listed, listed_n, sizeof(*listed), cmp_str);
+	for (i = 0; i < n; i++)
+		EXPECT_NE(NULL, bsearch(&names[i], listed, listed_n, sizeof(*listed),
+					cmp_str)) TH_LOG("%s not listed", names[i]);
+	TH_LOG("%d names of sysctl -N -a, %d compared, %d listed", n, compared, listed_n);
+	EXPECT_EQ(0, link_del(DOT_LINK));
+}
+
+/* The values of every sysctl below the directories @dirs, by path */
+struct snap {
+	char **rel;
+	char **value;
+	int n;
+};
+
+static void snap_dir(struct snap *s, const char *rel)
+{
+	DIR *d = opendir(vt_fmt(PROC_SYS "%s", rel));
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char *sub = vt_fmt("%s/%s", rel, de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type == DT_DIR) {
+			snap_dir(s, strdup(sub));
+			continue;
+		}
+		s->rel = realloc(s->rel, (s->n + 1) * sizeof(*s->rel));
+		s->value = realloc(s->value, (s->n + 1) * sizeof(*s->value));
+		s->rel[s->n] = strdup(sub);
+		s->value[s->n++] = proc_value(sub);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void snap_take(struct snap *s, const char *const *dirs)
+{
+	memset(s, 0, sizeof(*s));
+	for (; *dirs; dirs++)
+		snap_dir(s, *dirs);
+}
+
+/* Write back what @s holds where it changed; the sysctls that differ */
+static int snap_restore(const struct snap *s)
+{
+	int i, changed = 0;
+
+	for (i = 0; i < s->n; i++) {
+		char *now = proc_value(s->rel[i]);
+
+		if (!s->value[i] || !now || !strcmp(now, s->value[i]))
+			continue;
+		proc_set(s->rel[i], s->value[i]);
+		changed++;
+	}
+	return changed;
+}
+
+/* sysctl.d lines: globs, a "-" setting that fails, an explicit one a glob
+ * also matches, a link with a dot
+ */
+static const char *const apply_lines[] = {
+	"net.ipv4.conf." DOT_LINK_SLASH ".forwarding = 1",
+	"net.ipv4.conf.*.accept_source_route = 1",
+	"-net.ipv4.conf.lo.accept_source_route = 0",
+	"net.ipv4.neigh.*.retrans_time_ms = 1200",
+	"net.ipv?.conf.lo.hop_limit = 41",
+	"-kernel.no_such_sysctl = 1",
+	"-net.ipv4.conf.all.forwarding = banana",
+	"net/ipv6/conf/" DOT_LINK "/hop_limit = 42",
+	"kernel.domainname = kvs.test",
+	"net.ipv4.tcp_no_such_* = 1",
+};
+
+static const char *const apply_dirs[] = {
+	"net/ipv4/conf", "net/ipv4/neigh", "net/ipv6/conf", "kernel/domainname", NULL,
+};
+
+/* apply_lines as Apply's settings, parsed as systemd-sysctl parses them */
+static char *apply_settings(void)
+{
+	size_t len = 0, cap = 8192, i;
+	char *out = malloc(cap);
+
+	len += sprintf(out, "[");
+	for (i = 0; i < ARRAY_SIZE(apply_lines); i++) {
+		const char *l = apply_lines[i], *eq = strchr(l, '=');
+		bool ignore = *l == '-';
+		char *key = strndup(l + ignore, eq - l - ignore);
+
+		key[strcspn(key, " ")] = '\0';
+		len += sprintf(out + len, "%s{\"name\":\"%s\",\"value\":\"%s\"%s}",
+			       i ? "," : "", key, eq + 2,
+			       ignore ? ",\"ignore_failure\":true" : "");
+		free(key);
+	}
+	sprintf(out + len, "]");
+	return out;
+}
+
+/*
+ * Apply of a sysctl.d list writes what systemd-sysctl writes of it: the
+ * same values after each, everything else as it was.
+ */
+TEST_F_TIMEOUT(conn, apply_like_systemd_sysctl, 300)
+{
+	char *prog = bundled("systemd-sysctl"), *args = strdup(""), *out;
+	struct snap before, by_systemd, by_apply;
+	const char *msg;
+	unsigned int i;
+	int j, differ = 0;
+
+	ASSERT_NE(NULL, prog) TH_LOG("no systemd-sysctl beside the test");
+	link_del(DOT_LINK);
+	ASSERT_EQ(0, link_add(DOT_LINK, "dummy", NULL));
+	snap_take(&before, apply_dirs);
+	for (i = 0; i < ARRAY_SIZE(apply_lines); i++)
+		args = vt_fmt("%s '%s'", args, apply_lines[i]);
+	EXPECT_EQ(0, run_out(vt_fmt("%s --inline%s 2>&1", prog, args), &out))
+		TH_LOG("systemd-sysctl: %s", out);
+	snap_take(&by_systemd, apply_dirs);
+	EXPECT_LT(0, snap_restore(&before));
+	ASSERT_EQ(1, vt_call(&self->c, vt_fmt(KS_CALL(IFACE ".Apply", "{\"settings\":%s}"),
+					      apply_settings()), &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	snap_take(&by_apply, apply_dirs);
+	snap_restore(&before);
+	ASSERT_EQ(by_systemd.n, by_apply.n);
+	for (j = 0; j < by_apply.n; j++) {
+		const char *a = by_apply.value[j] ?: "(none)", *b = by_systemd.value[j] ?: "(none)";
+
+		if (strcmp(a, b) && !volatile_name(by_apply.rel[j])) {
+			differ++;
+			TH_LOG("%s: systemd-sysctl '%s', Apply '%s'", by_apply.rel[j], b, a);
+		}
+	}
+	EXPECT_EQ(0, differ);
+	/* what it wrote, in order: the glob left lo to its own setting */
+	EXPECT_EQ(1, count_in(msg, "\"net.ipv4.conf." DOT_LINK_SLASH ".forwarding\","))
+		TH_LOG("%s", msg);
+	EXPECT_EQ(1, count_in(msg, "\"net.ipv4.conf.lo.accept_source_route\""))
+		TH_LOG("%s", msg);
+	EXPECT_EQ(0, link_del(DOT_LINK));
+}
+
+/* An Apply call of the settings @settings, JSON objects with commas */
+static char *apply_call(const char *settings)
+{
+	return vt_fmt(KS_CALL(IFACE ".Apply", "{\"settings\":[%s]}"), settings);
+}
+
+/* A Setting as JSON: "" for @ignore absent */
+static char *setting(const char *name, const char *value, const char *ignore)
+{
+	return vt_fmt("{\"name\":\"%s\",\"value\":\"%s\"%s%s}", name, value,
+		      *ignore ? ",\"ignore_failure\":" : "", ignore);
+}
+
+/* A failure not ignored ends Apply there, naming the setting */
+TEST_F(conn, apply_failed)
+{
+	char *was = proc_value("vm/swappiness");
+	const char *msg;
+
+	ASSERT_NE(NULL, was);
+	ASSERT_EQ(1, vt_call(&self->c,
+			     apply_call(vt_fmt("%s,%s,%s", setting("vm.swappiness", "33", ""),
+					       setting("kernel.no_such_sysctl", "1", "false"),
+					       setting("vm.swappiness", "34", ""))), &msg));
+	EXPECT_TRUE(vt_is_error(msg, IFACE ".ApplyFailed")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.applied", "[\"vm.swappiness\"]"));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.setting", "1"));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.name", "\"kernel.no_such_sysctl\""));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.error", "\"" NO_SUCH "\""));
+	EXPECT_FALSE(vt_json_has(msg, "parameters.errno"));
+	EXPECT_STREQ("33", proc_value("vm/swappiness"));
+	/* a value the sysctl refuses */
+	ASSERT_EQ(1, vt_call(&self->c, apply_call(setting("vm/swappiness", "x", "")), &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.error", "\"" KS_INVALID "\"")) TH_LOG("%s", msg);
+	EXPECT_TRUE(vt_json_is(msg, "parameters.applied", "[]"));
+	EXPECT_EQ(0, proc_set("vm/swappiness", was));
+	/* none: nothing written */
+	ASSERT_EQ(1, vt_call(&self->c, apply_call(""), &msg));
+	EXPECT_TRUE(vt_json_is(msg, "parameters.applied", "[]")) TH_LOG("%s", msg);
+}
+
+/* As nobody: each write refused as Set's, or passed over */
+static int apply_nobody(void *arg)
+{
+	struct vt_conn c;
+	const char *msg;
+	int failed = 0;
+
+	if (vt_open_ready(&c))
+		return 100;
+	failed += !KS_OK(vt_call(&c, apply_call(setting("vm.swappiness", "33", "")),
+				 &msg) == 1);
+	failed += !KS_OK(vt_is_error(msg, IFACE ".ApplyFailed") &&
+			 vt_json_is(msg, "parameters.error", "\"" KS_DENIED "\""));
+	/* thousands of matches, each refused and passed over, at once */
+	failed += !KS_OK(vt_call(&c, apply_call(vt_fmt("%s,%s",
+						       setting("*.*.*.*.*", "", "true"),
+						       setting("*/*/*", "0", "true"))),
+				 &msg) == 1);
+	failed += !KS_OK(vt_is_ok(msg) && vt_json_is(msg, "parameters.applied", "[]"));
+	if (failed)
+		fprintf(stderr, "# %s\n", msg);
+	vt_close(&c);
+	return failed;
+}
+
+#define APPLY_LINKS	35
+
+/* Apply's bounds: settings, names, values, sysctls written */
+TEST_F_TIMEOUT(conn, apply_bounds, 300)
+{
+	static const char *const bad[] = {
+		"[{\"name\":\"kernel.[ab]\",\"value\":\"1\"}]",
+		"[{\"name\":\"kernel..ostype\",\"value\":\"1\"}]",
+		"[{\"name\":\"kernel.ostype\",\"value\":\"a\\u0000b\"}]",
+		"[{\"name\":\"kernel.\\u00e9\",\"value\":\"1\"}]",
+		"[{\"name\":\"\",\"value\":\"1\"}]",
+	};
+	char *big = malloc(8192), *p;
+	const char *msg;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(1, vt_call(&self->c, vt_fmt(KS_CALL(IFACE ".Apply", "{\"settings\":%s}"),
+						      bad[i]), &msg));
+		EXPECT_TRUE(vt_is_error(msg, KS_INVALID) &&
+			    vt_json_is(msg, "parameters.parameter", "\"settings\""))
+			TH_LOG("%s: %s", bad[i], msg);
+	}
+	/* a value of 4097 bytes; 1025 settings */
+	memset(big, '1', 4097);
+	big[4097] = '\0';
+	ASSERT_EQ(1, vt_call(&self->c, apply_call(setting("vm.swappiness", big, "")), &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%s", msg);
+	p = setting("k.x", "1", "true");
+	for (i = 1; i < 1025; i++)
+		p = vt_fmt("%s,%s", p, setting("k.x", "1", "true"));
+	ASSERT_EQ(1, vt_call(&self->c, apply_call(p), &msg));
+	EXPECT_TRUE(vt_is_error(msg, KS_INVALID)) TH_LOG("%.200s", msg);
+
+	/* more sysctls written than one call may: E2BIG, after a limit */
+	for (i = 0; i < APPLY_LINKS; i++)
+		link_add(vt_fmt("kvsa%u", i), "dummy", NULL);
+	p = setting("net.ipv4.neigh.kvsa*.retrans_time_ms", "1000", "");
+	for (i = 1; i < 30; i++)
+		p = vt_fmt("%s,%s", p, setting("net.ipv4.neigh.kvsa*.retrans_time_ms", "1000", ""));
+	ASSERT_EQ(1, vt_call(&self->c, apply_call(p), &msg));
+	EXPECT_TRUE(vt_is_error(msg, IFACE ".ApplyFailed") &&
+		    vt_json_is(msg, "parameters.errno", "7")) TH_LOG("%.300s", msg);
+	for (n = 0, p = strstr(msg, "retrans_time_ms"); p; p = strstr(p + 1, "retrans_time_ms"))
+		n++;
+	/* what was written, and the name of the one not written */
+	EXPECT_LT(800, n);
+	EXPECT_GE(1024 + 1, n);
+	TH_LOG("%d sysctls written before E2BIG", n - 1);
+	for (i = 0; i < APPLY_LINKS; i++)
+		link_del(vt_fmt("kvsa%u", i));
+	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, apply_nobody, NULL));
+	free(big);
+}
+
+/* kernel.core_pattern as a socket ("@/..."): what the file does from a
+ * mount namespace of its own (refused on 6.16 and later), Set does too
+ */
+static int core_pattern_mntns(void *arg)
+{
+	const char *old = arg, *msg;
+	struct vt_conn c;
+	int failed = 0, ferr;
+
+	if (unshare(CLONE_NEWNS))
+		return 100;
+	ferr = proc_set("kernel/core_pattern", "@/run/kvs.sock");
+	if (!ferr)
+		proc_set("kernel/core_pattern", old);
+	if (vt_open_ready(&c))
+		return 101;
+	failed += !KS_OK(vt_call(&c, set_call("kernel.core_pattern", "@/run/kvs.sock"),
+				 &msg) == 1);
+	failed += !KS_OK(ferr ? vt_is_error(msg, KS_INVALID) &&
+				vt_json_is(msg, "parameters.parameter", "\"value\"") :
+				vt_is_ok(msg));
+	failed += !KS_OK(vt_call(&c, apply_call(setting("kernel.core_pattern",
+							 "@/run/kvs.sock", "")),
+				 &msg) == 1);
+	failed += !KS_OK(ferr ? vt_json_is(msg, "parameters.error", "\"" KS_INVALID "\"") :
+				vt_is_ok(msg));
+	fprintf(stderr, "# from a mount namespace of its own: the file %s, Set %s\n",
+		ferr ? strerror(-ferr) : "takes it", msg);
+	proc_set("kernel/core_pattern", old);
+	vt_close(&c);
+	return failed;
+}
+
+TEST_F(conn, core_pattern_mount_ns)
+{
+	char *old = proc_value("kernel/core_pattern");
+	const char *msg;
+
+	ASSERT_NE(NULL, old);
+	EXPECT_EQ(0, in_child(core_pattern_mntns, old));
+	/* from the initial one: taken, as by the file */
+	ASSERT_EQ(1, vt_call(&self->c, set_call("kernel.core_pattern", "@/run/kvs.sock"), &msg));
+	EXPECT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
+	EXPECT_STREQ("@/run/kvs.sock", proc_value("kernel/core_pattern"));
+	EXPECT_EQ(0, proc_set("kernel/core_pattern", old));
 }
 
 TEST_F(conn, idl)

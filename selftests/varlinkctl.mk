@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# systemd's varlinkctl against the kernel (varlink_varlinkctl.sh).
+# systemd's varlinkctl against the kernel (varlink_varlinkctl.sh); with
+# it, systemd-sysctl and procps's sysctl (varlink_sysctl's parity tests).
 # varlinkctl comes from Debian sid: scripts/varlinkctl.sh fetches it once
 # per version into the cache and lays it into $(OUTPUT)/varlinkctl/ with
 # libsystemd-shared, the libraries ldd names and the ELF loader, so that

@@ -33,6 +33,7 @@
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -64,14 +65,16 @@ static const char sysctl_idl[] =
 "# The kernel's parameters, the files under /proc/sys (sysctl(8)): read,\n"
 "# list and set them.  A name is written with dots, as in\n"
 "# \"kernel.random.boot_id\", or with slashes, as in\n"
-"# \"net/ipv4/conf/eth0.100/forwarding\": a name that holds a \"/\" is taken\n"
-"# literally as the path below /proc/sys, any other has dots between its\n"
-"# components (systemd-sysctl's rule), so a component with a dot in it\n"
-"# needs the slash form.  A component is 1 to 255 of the bytes\n"
-"# A-Z a-z 0-9 _ . : @ + -, neither \".\" nor \"..\"; a name has at most 16\n"
-"# components and 508 bytes; anything else is InvalidParameter.  A value\n"
-"# is the kernel's text without its trailing newline: kernel.printk keeps\n"
-"# the tabs between its numbers.\n"
+"# \"kernel/random/boot_id\", by systemd-sysctl's rule: its first separator\n"
+"# decides.  If it is a dot, dots and slashes swap, so that\n"
+"# \"net.ipv4.conf.eth0/100.forwarding\" names the file\n"
+"# net/ipv4/conf/eth0.100/forwarding, as sysctl -a prints it; else the\n"
+"# name is the path below /proc/sys as it is.  A leading \"/\" is dropped.\n"
+"# A component is 1 to 255 of the bytes A-Z a-z 0-9 _ . : @ + -, neither\n"
+"# \".\" nor \"..\"; a name has at most 16 components and 508 bytes;\n"
+"# anything else is InvalidParameter.  A value is the kernel's text\n"
+"# without its trailing newline: kernel.printk keeps the tabs between its\n"
+"# numbers.\n"
 "#\n"
 "# Who may do what is what /proc/sys allows both the task that opened the\n"
 "# connection and the one that sent the call: the file's mode (for uid 0\n"
@@ -123,8 +126,8 @@ static const char sysctl_idl[] =
 "  # when not given.\n"
 "  prefix: ?string\n"
 ") -> (\n"
-"  # The sysctl, with dots, or with slashes when one of its components\n"
-"  # holds a dot (\"net/ipv4/conf/eth0.100/forwarding\").\n"
+"  # The sysctl, with dots, as sysctl -a prints it: a dot within a\n"
+"  # component becomes a slash (\"net.ipv4.conf.eth0/100.forwarding\").\n"
 "  name: string,\n"
 "  # Its value, as Get gives it; null when the caller may not read it (a\n"
 "  # write-only sysctl such as vm.drop_caches, one that needs a capability\n"
@@ -148,7 +151,11 @@ static const char sysctl_idl[] =
 "# org.kernel.varlink.SystemError errno 30 (EROFS), as write(2) there.\n"
 "# A value the sysctl refuses (EINVAL) is InvalidParameter \"value\"; other\n"
 "# refusals of its handler are org.kernel.varlink.SystemError with their\n"
-"# errno (EAGAIN for one it kept restarting).  A refused call changes\n"
+"# errno (EAGAIN for one it kept restarting).  A value the sysctl would\n"
+"# refuse from the caller's mount namespace is refused as the file refuses\n"
+"# it: on kernels 6.16 and later, a kernel.core_pattern of a socket\n"
+"# (\"@...\") from one other than the initial one (InvalidParameter\n"
+"# \"value\").  A refused call changes\n"
 "# nothing.\n"
 "method Set(\n"
 "  # The sysctl, e.g. \"vm.swappiness\".\n"
@@ -158,9 +165,49 @@ static const char sysctl_idl[] =
 "  value: string\n"
 ") -> ()\n"
 "\n"
+"# One setting of Apply: write \"value\" to the sysctl \"name\" names, or to\n"
+"# each that it matches, if it holds \"*\" (any bytes) or \"?\" (one byte)\n"
+"# within its components, as systemd-sysctl takes them.\n"
+"type Setting (\n"
+"  name: string,\n"
+"  value: string,\n"
+"  # A failure of this setting is passed over (\"-\" before a name in\n"
+"  # sysctl.d).\n"
+"  ignore_failure: ?bool\n"
+")\n"
+"\n"
+"# Write many sysctls in one call, in order, as systemd-sysctl applies a\n"
+"# sysctl.d directory: each setting as Set writes it, with Set's\n"
+"# permission rule for each sysctl written.  A pattern's matches are the\n"
+"# sysctls there are when it comes, in the order of the directories (as\n"
+"# sysctl -a), and it passes over a sysctl that a setting without pattern\n"
+"# names (that one is written with its own value); a pattern that matches\n"
+"# none writes nothing.  The first failure not ignored ends the call with\n"
+"# ApplyFailed, and nothing after it is written.  Settings the server\n"
+"# cannot take (a name or value Set refuses as such, other globs than \"*\"\n"
+"# and \"?\", over 1024 settings) are InvalidParameter \"settings\", and\n"
+"# nothing is written.  At most 1024 sysctls are written, with 32 KiB of\n"
+"# names in \"applied\": past that, ApplyFailed with errno 7 (E2BIG).\n"
+"method Apply(settings: []Setting) -> (\n"
+"  # The sysctls written, as List names them, in order.\n"
+"  applied: []string\n"
+")\n"
+"\n"
 "# No sysctl has this name (or it is a directory, for Get and Set), or\n"
 "# List found nothing below it; the name as given.\n"
 "error NoSuchName (name: string)\n"
+"\n"
+"# Apply stopped at a setting: what it wrote before (\"applied\"), the\n"
+"# index of the setting in \"settings\", the sysctl it failed to write (as\n"
+"# List names it), and the error Set would have ended with: its name,\n"
+"# and for org.kernel.varlink.SystemError, its errno.\n"
+"error ApplyFailed (\n"
+"  applied: []string,\n"
+"  setting: int,\n"
+"  name: string,\n"
+"  error: string,\n"
+"  errno: ?int\n"
+")\n"
 "\n"
 "# The sysctl belongs to a namespace of the caller's (UTS, ipc or pid)\n"
 "# other than the initial one, which this server cannot read or write; the\n"
@@ -175,40 +222,48 @@ enum sysctl_ns {
 	SYSCTL_NS_PID,
 };
 
-static bool sysctl_char_ok(char c)
+static bool sysctl_char_ok(char c, bool glob)
 {
 	/* not isalnum(): the kernel's ctype knows Latin-1 letters */
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
-	       c == '@' || c == '+' || c == '-';
+	       c == '@' || c == '+' || c == '-' ||
+	       (glob && (c == '*' || c == '?'));
 }
 
 /**
  * sysctl_path() - the path below procfs of a sysctl's name
  * @name: the name from the client, NUL-terminated
- * @path: receives "sys/" and the name with slashes, SYSCTL_PATH_MAX bytes
+ * @path: receives "sys/" and the path, SYSCTL_PATH_MAX bytes
+ * @glob: whether "*" and "?" may stand in a component (Apply)
  *
- * A name holding a '/' is the path below /proc/sys as it is; any other
- * has dots between its components.  Each component is checked here, as
- * the core does, so that its -EINVAL never stands for a bad name.
+ * systemd-sysctl's rule (sysctl_normalize()): the first separator
+ * decides; if it is a dot, dots and slashes swap, else the name is the
+ * path as it is.  A leading slash is dropped.  Each component is checked
+ * here, as the core does, so that its -EINVAL never stands for a bad
+ * name.
  *
  * Return: 0, or -EINVAL for a name that is not one.
  */
-static int sysctl_path(const char *name, char *path)
+static int sysctl_path(const char *name, char *path, bool glob)
 {
-	size_t len = strlen(name), i, start = 4;
-	bool slashes = strchr(name, '/');
+	size_t len, i, start = 4;
 	unsigned int depth = 0;
+	bool swap;
 
+	name += *name == '/';
+	len = strlen(name);
 	if (!len || len > SYSCTL_NAME_MAX)
 		return -EINVAL;
+	swap = name[strcspn(name, "./")] == '.';
 	memcpy(path, "sys/", 4);
 	for (i = 0; i <= len; i++) {
-		char c = name[i];
+		char c = swap && (name[i] == '.' || name[i] == '/') ?
+			 name[i] ^ '.' ^ '/' : name[i];
 		size_t clen;
 
-		if (c && c != '/' && (slashes || c != '.')) {
-			if (!sysctl_char_ok(c))
+		if (c && c != '/') {
+			if (!sysctl_char_ok(c, glob))
 				return -EINVAL;
 			path[4 + i] = c;
 			continue;
@@ -221,7 +276,7 @@ static int sysctl_path(const char *name, char *path)
 		if (path[start] == '.' &&
 		    (clen == 1 || (clen == 2 && path[start + 1] == '.')))
 			return -EINVAL;
-		path[4 + i] = c ? '/' : '\0';
+		path[4 + i] = c;
 		start = 4 + i + 1;
 	}
 	return 0;
@@ -394,21 +449,37 @@ static int sysctl_error_name(struct varlink_call *call, const char *error,
 	return varlink_error(call, error);
 }
 
-/* End a call with what @err says of the sysctl @name. */
-static int sysctl_fail(struct varlink_call *call, const char *name, int err)
+/* sysctl_write()'s error for a sysctl of a namespace of the caller's
+ * other than the initial one.  No file returns it: ENOPARAM is the
+ * kernel's own, for a mount option it does not know.
+ */
+#define SYSCTL_ENOTNS		(-ENOPARAM)
+
+/* The error of this interface that a read or write of a sysctl failed
+ * with @err ends a call with; NULL where the core's errno rule says it
+ * (PermissionDenied, SystemError).
+ */
+static const char *sysctl_error_of(int err)
 {
 	switch (err) {
 	case -ENOENT:
 	case -ENOTDIR:
 	case -EISDIR:
 	case -ELOOP:
-		return sysctl_error_name(call, SYSCTL_ERR("NoSuchName"), name);
-	case -EACCES:
-	case -EPERM:
-		return -EPERM;
+		return SYSCTL_ERR("NoSuchName");
+	case SYSCTL_ENOTNS:
+		return SYSCTL_ERR("NotInNamespace");
 	default:
-		return err;
+		return NULL;
 	}
+}
+
+/* End a call with what @err says of the sysctl @name. */
+static int sysctl_fail(struct varlink_call *call, const char *name, int err)
+{
+	const char *error = sysctl_error_of(err);
+
+	return error ? sysctl_error_name(call, error, name) : err;
 }
 
 struct sysctl_name_params {
@@ -426,14 +497,13 @@ static int sysctl_get(struct varlink_call *call, const void *params)
 	enum sysctl_ns ns;
 	int err;
 
-	if (sysctl_path(p->name, path))
+	if (sysctl_path(p->name, path, false))
 		return varlink_error_invalid_parameter(call, "name");
 	if (sysctl_bpf_attached())
 		return -EPERM;
 	ns = sysctl_ns_of(path + 4);
 	if (!sysctl_ns_readable(call, ns))
-		return sysctl_error_name(call, SYSCTL_ERR("NotInNamespace"),
-					 p->name);
+		return sysctl_fail(call, p->name, SYSCTL_ENOTNS);
 	err = sysctl_read(call, path, ns, small, sizeof(small));
 	if (err == -EFBIG) {
 		buf = kmalloc(SYSCTL_VALUE_SIZE, GFP_KERNEL_ACCOUNT);
@@ -459,32 +529,52 @@ static const struct varlink_param sysctl_set_params[] = {
 		      value),
 };
 
+/* Whether the sysctl's handler would refuse @value from the caller's
+ * mount namespace: it looks at current's, a kworker's here.  See
+ * VL_COREDUMP_SOCKET.
+ */
+static bool sysctl_mnt_ns_refuses(struct varlink_call *call, const char *rel,
+				  const char *value)
+{
+	return VL_COREDUMP_SOCKET && value[0] == '@' &&
+	       !strcmp(rel, "kernel/core_pattern") &&
+	       !varlink_caller_in_init_ns(varlink_call_caller(call),
+					  CLONE_NEWNS);
+}
+
+/* Write @value to the sysctl at @path ("sys/...") with every check of
+ * Set: 0, SYSCTL_ENOTNS, or a negative errno (-EINVAL: the sysctl refuses
+ * the value).
+ */
+static int sysctl_write(struct varlink_call *call, const char *path,
+			const char *value)
+{
+	const char *rel = path + 4;
+
+	if (sysctl_bpf_attached() || !sysctl_may_set(call, rel))
+		return -EPERM;
+	if (!sysctl_ns_writable(call, sysctl_ns_of(rel)))
+		return SYSCTL_ENOTNS;
+	if (sysctl_mnt_ns_refuses(call, rel, value))
+		return -EINVAL;
+	return varlink_file_write(call, VARLINK_PROC, path, value,
+				  strlen(value));
+}
+
 static int sysctl_set(struct varlink_call *call, const void *params)
 {
 	const struct sysctl_set_params *p = params;
 	char path[SYSCTL_PATH_MAX];
-	size_t len = strlen(p->value);
-	enum sysctl_ns ns;
 	int err;
 
-	if (sysctl_path(p->name, path))
+	if (sysctl_path(p->name, path, false))
 		return varlink_error_invalid_parameter(call, "name");
-	if (len > SYSCTL_SET_MAX)
+	if (strlen(p->value) > SYSCTL_SET_MAX)
 		return varlink_error_invalid_parameter(call, "value");
-	if (sysctl_bpf_attached())
-		return -EPERM;
-	if (!sysctl_may_set(call, path + 4))
-		return -EPERM;
-	ns = sysctl_ns_of(path + 4);
-	if (!sysctl_ns_writable(call, ns))
-		return sysctl_error_name(call, SYSCTL_ERR("NotInNamespace"),
-					 p->name);
-	err = varlink_file_write(call, VARLINK_PROC, path, p->value, len);
+	err = sysctl_write(call, path, p->value);
 	if (err == -EINVAL)
 		return varlink_error_invalid_parameter(call, "value");
-	if (err)
-		return sysctl_fail(call, p->name, err);
-	return varlink_reply(call);
+	return err ? sysctl_fail(call, p->name, err) : varlink_reply(call);
 }
 
 /**
@@ -509,16 +599,16 @@ struct sysctl_list {
 	char value[SYSCTL_VALUE_SIZE];
 };
 
-/* The name of @rel as List gives it: dotted, unless a component has a
- * dot, which only the slash form can say.
+/* The name of @rel as List gives it, as procps's sysctl -a prints it:
+ * dots and slashes swapped.
  */
 static void sysctl_list_name(const char *rel, char *name)
 {
-	bool dots = strchr(rel, '.');
 	size_t i;
 
 	for (i = 0; rel[i]; i++)
-		name[i] = rel[i] == '/' && !dots ? '.' : rel[i];
+		name[i] = rel[i] == '/' || rel[i] == '.' ? rel[i] ^ '.' ^ '/' :
+			  rel[i];
 	name[i] = '\0';
 }
 
@@ -663,7 +753,7 @@ static int sysctl_list(struct varlink_call *call, const void *params)
 	struct sysctl_list *l;
 	int err;
 
-	if (p->prefix && sysctl_path(p->prefix, path))
+	if (p->prefix && sysctl_path(p->prefix, path, false))
 		return varlink_error_invalid_parameter(call, "prefix");
 	if (sysctl_bpf_attached())
 		return -EPERM;
@@ -693,6 +783,288 @@ static int sysctl_list(struct varlink_call *call, const void *params)
 	return err;
 }
 
+/* Apply: settings of one call, sysctls written, bytes of their names in
+ * "applied", and entries of /proc/sys its patterns look at
+ */
+#define SYSCTL_APPLY_SETTINGS	1024
+#define SYSCTL_APPLY_WRITES	1024
+#define SYSCTL_APPLY_NAMES	(32 << 10)
+#define SYSCTL_APPLY_ENTRIES	BIT(18)
+
+/**
+ * struct sysctl_apply - an Apply call
+ * @call: the call
+ * @index: the setting being applied
+ * @ignore: its failures are passed over
+ * @writes: sysctls written so far
+ * @names: bytes of their names in "applied"
+ * @entries: entries of /proc/sys looked at for patterns so far
+ * @n_explicit: entries of @explicit
+ * @explicit: the hashes of the paths that settings without a pattern name
+ * @value: the setting's value
+ * @pattern: the setting's path, a pattern or not
+ * @name: the setting's name, then the List name of a sysctl it writes
+ */
+struct sysctl_apply {
+	struct varlink_call *call;
+	unsigned int index;
+	bool ignore;
+	unsigned int writes;
+	size_t names;
+	unsigned int entries;
+	unsigned int n_explicit;
+	u64 explicit[SYSCTL_APPLY_SETTINGS];
+	char value[SYSCTL_SET_MAX + 1];
+	char pattern[SYSCTL_PATH_MAX];
+	char name[SYSCTL_NAME_MAX + 1];
+};
+
+/* A path's hash, to find the sysctls settings without a pattern name */
+static u64 sysctl_hash(const char *path)
+{
+	u32 len = strlen(path);
+
+	return (u64)jhash(path, len, 0) << 32 | jhash(path, len, 1);
+}
+
+static bool sysctl_explicit(const struct sysctl_apply *a, const char *path)
+{
+	u64 hash = sysctl_hash(path);
+	unsigned int i;
+
+	for (i = 0; i < a->n_explicit; i++)
+		if (a->explicit[i] == hash)
+			return true;
+	return false;
+}
+
+/* The Setting @v into @a: 0, or -EINVAL for one Set would refuse as such,
+ * or a pattern of other globs than "*" and "?"
+ */
+static int sysctl_setting(struct sysctl_apply *a, const struct varlink_json *v)
+{
+	struct varlink_json key, val;
+	struct varlink_json_iter it;
+	bool name = false, value = false;
+	char k[16];
+	int err;
+
+	a->ignore = false;
+	err = varlink_json_iter_init(&it, v);
+	while (!err && (err = varlink_json_iter_next(&it, &key, &val)) > 0) {
+		err = 0;
+		if (varlink_json_str(&key, k, sizeof(k)) < 0)
+			continue;	/* none of ours: the core checked them */
+		if (!strcmp(k, "name")) {
+			name = varlink_json_str(&val, a->name,
+						sizeof(a->name)) >= 0 &&
+			       !sysctl_path(a->name, a->pattern, true);
+		} else if (!strcmp(k, "value")) {
+			value = varlink_json_str(&val, a->value,
+						 sizeof(a->value)) >= 0;
+		} else if (!strcmp(k, "ignore_failure")) {
+			a->ignore = val.len == 4 && !memcmp(val.text, "true", 4);
+		}
+	}
+	return err || !name || !value ? -EINVAL : 0;
+}
+
+/* Every setting checked before anything is written: 0, or -EINVAL */
+static int sysctl_apply_check(struct sysctl_apply *a,
+			      const struct varlink_json *settings)
+{
+	struct varlink_json key, val;
+	struct varlink_json_iter it;
+	int err;
+
+	err = varlink_json_iter_init(&it, settings);
+	while (!err && (err = varlink_json_iter_next(&it, &key, &val)) > 0) {
+		if (a->index++ == SYSCTL_APPLY_SETTINGS ||
+		    sysctl_setting(a, &val))
+			return -EINVAL;
+		if (!strpbrk(a->pattern, "*?"))
+			a->explicit[a->n_explicit++] = sysctl_hash(a->pattern);
+		err = 0;
+	}
+	return err;
+}
+
+/* End the call with ApplyFailed for the sysctl @a->name, failed with
+ * @err.  Return: 1, for the call ended.
+ */
+static int sysctl_apply_failed(struct sysctl_apply *a, int err)
+{
+	const char *error = sysctl_error_of(err);
+
+	if (!error)
+		error = err == -EPERM || err == -EACCES ?
+			"org.varlink.service.PermissionDenied" :
+			err == -EINVAL ? "org.varlink.service.InvalidParameter" :
+			"org.kernel.varlink.SystemError";
+	varlink_close_array(a->call);
+	varlink_put_s64(a->call, "setting", a->index);
+	varlink_put_str(a->call, "name", a->name);
+	varlink_put_str(a->call, "error", error);
+	if (!strcmp(error, "org.kernel.varlink.SystemError"))
+		varlink_put_s64(a->call, "errno", -err);
+	varlink_error(a->call, SYSCTL_ERR("ApplyFailed"));
+	return 1;
+}
+
+/* Write the setting's value to the sysctl at @path: 0, or 1 once the call
+ * ended with ApplyFailed.
+ */
+static int sysctl_apply_one(struct sysctl_apply *a, const char *path)
+{
+	size_t len = strlen(path + 4);
+	bool full = a->writes == SYSCTL_APPLY_WRITES ||
+		    a->names + len > SYSCTL_APPLY_NAMES;
+	int err = full ? -E2BIG : sysctl_write(a->call, path, a->value);
+
+	sysctl_list_name(path + 4, a->name);
+	if (!err) {
+		a->writes++;
+		a->names += len;
+		varlink_put_str(a->call, NULL, a->name);
+	}
+	return !err || (a->ignore && !full) ? 0 : sysctl_apply_failed(a, err);
+}
+
+/* Whether the component @name matches @pat, of @len bytes, of "*" (any
+ * bytes) and "?" (any one) and others (themselves): the last "*" seen
+ * takes one byte more each time the rest does not match.
+ */
+static bool sysctl_glob_match(const char *pat, size_t len, const char *name)
+{
+	const char *p = pat, *end = pat + len, *star = NULL, *retry = NULL;
+
+	while (*name) {
+		if (p < end && (*p == '?' || *p == *name)) {
+			p++;
+			name++;
+		} else if (p < end && *p == '*') {
+			star = ++p;
+			retry = name;
+		} else if (star) {
+			p = star;
+			name = ++retry;
+		} else {
+			return false;
+		}
+	}
+	while (p < end && *p == '*')
+		p++;
+	return p == end;
+}
+
+/* Whether the entry @e of a pattern's walk matches the pattern's
+ * component of its depth in @rest, the pattern from the walk's start.
+ */
+static bool sysctl_glob_entry(const char *rest,
+			      const struct varlink_walk_entry *e)
+{
+	unsigned int i;
+
+	for (i = 1; i < e->depth; i++)
+		rest = strchr(rest, '/') + 1;
+	return sysctl_glob_match(rest, strchrnul(rest, '/') - rest, e->name);
+}
+
+/* The sysctls the setting's pattern matches, each written unless a
+ * setting without pattern names it: the walk starts in the directory
+ * before the pattern's first component with a glob.  Return: 0, or 1
+ * once the call ended.
+ */
+static int sysctl_apply_glob(struct sysctl_apply *a)
+{
+	char *slash = strpbrk(a->pattern, "*?");
+	struct varlink_walk_entry e;
+	unsigned int depth = 1;
+	struct varlink_walk *w;
+	const char *p;
+	int err;
+
+	while (*slash != '/')
+		slash--;
+	for (p = slash + 1; *p; p++)
+		depth += *p == '/';
+	*slash = '\0';
+	w = varlink_walk_start(a->call, VARLINK_PROC, a->pattern, depth, 0);
+	*slash = '/';
+	err = PTR_ERR_OR_ZERO(w);
+	if (err == -ENOENT || err == -ENOTDIR)
+		return 0;	/* no match, as glob(3) */
+	while (!err && (err = varlink_walk_next(w, &e)) > 0) {
+		err = ++a->entries > SYSCTL_APPLY_ENTRIES ? -E2BIG : 0;
+		if (err || !sysctl_glob_entry(slash + 1, &e))
+			continue;
+		if (e.depth < depth && e.type == DT_DIR)
+			varlink_walk_enter(w);
+		else if (e.depth == depth && e.type != DT_DIR &&
+			 !sysctl_explicit(a, e.path))
+			err = sysctl_apply_one(a, e.path);
+		cond_resched();
+	}
+	varlink_walk_end(w);
+	if (err >= 0 || (a->ignore && a->entries <= SYSCTL_APPLY_ENTRIES))
+		return err > 0 ? err : 0;
+	sysctl_list_name(a->pattern + 4, a->name);
+	return sysctl_apply_failed(a, err);
+}
+
+/* Every setting, in order: 0, or 1 once the call ended */
+static int sysctl_apply_all(struct sysctl_apply *a,
+			    const struct varlink_json *settings)
+{
+	struct varlink_json key, val;
+	struct varlink_json_iter it;
+	int err;
+
+	varlink_json_iter_init(&it, settings);
+	for (a->index = 0; varlink_json_iter_next(&it, &key, &val) > 0;
+	     a->index++) {
+		sysctl_setting(a, &val);	/* checked */
+		err = strpbrk(a->pattern, "*?") ? sysctl_apply_glob(a) :
+		      sysctl_apply_one(a, a->pattern);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct sysctl_apply_params {
+	struct varlink_json settings;
+};
+
+static const struct varlink_param sysctl_apply_params[] = {
+	VARLINK_PARAM("settings", struct sysctl_apply_params, settings),
+};
+
+/* Apply(settings: []Setting) -> (applied: []string) */
+static int sysctl_apply(struct varlink_call *call, const void *params)
+{
+	const struct sysctl_apply_params *p = params;
+	struct sysctl_apply *a;
+	int err;
+
+	a = kvzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+	if (!a)
+		return -ENOMEM;
+	a->call = call;
+	err = sysctl_apply_check(a, &p->settings);
+	if (!err) {
+		varlink_open_array(call, "applied");
+		err = sysctl_apply_all(a, &p->settings);
+	}
+	kvfree(a);
+	if (err < 0)
+		return varlink_error_invalid_parameter(call, "settings");
+	if (err)
+		return 0;	/* ApplyFailed */
+	varlink_close_array(call);
+	return varlink_reply(call);
+}
+
 static const struct varlink_method sysctl_methods[] = {
 	{
 		.name = "Get",
@@ -710,6 +1082,11 @@ static const struct varlink_method sysctl_methods[] = {
 		.name = "Set",
 		.call = sysctl_set,
 		VARLINK_PARAMS(sysctl_set_params, struct sysctl_set_params),
+	},
+	{
+		.name = "Apply",
+		.call = sysctl_apply,
+		VARLINK_PARAMS(sysctl_apply_params, struct sysctl_apply_params),
 	},
 };
 
