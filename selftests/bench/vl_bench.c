@@ -5,7 +5,7 @@
  * a server it cannot reach is reported as n/a).
  *
  *   vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]
- *                [-D] [-M] [-S] [-T] [-x]
+ *                [-C] [-D] [-M] [-S] [-T] [-x]
  *   vl-bench load TARGET SECONDS
  *   vl-bench raw-server NAME
  *
@@ -60,6 +60,16 @@
  * time from a Monitor call to its first live event (a "change" written
  * to the uevent file of /dev/null, again every millisecond until one
  * comes), and from a write to its event on a stream that is live.
+ *
+ * Then the calls that replace files for the tools that read them (-C
+ * skips them): org.kernel.log.Read of the whole log on one connection
+ * against /dev/kmsg opened and read from its first record to EAGAIN, 8 KiB
+ * a read, as dmesg and journald read it; org.kernel.device.GetAttributes
+ * of lo's every attribute against open, read (4 KiB) and close of each
+ * regular file of its directory and of "power" (as sd-device reads
+ * them); org.kernel.sysctl.Apply of 50 writable sysctls of lo, each its
+ * own value, against open, write and close of each file.  Each pair in
+ * turns, one at a time: operations per second and their ratio.
  *
  * Prints progress to stderr, the tables and "result" lines to stdout.
  */
@@ -194,6 +204,7 @@ static bool opt_throughput = true;
 static bool opt_stats = true;
 static bool opt_sysctl = true;
 static bool opt_device = true;
+static bool opt_dropin = true;
 static const char *opt_targets;	/* comma-separated ids, or NULL for all */
 static int opt_server_cpu = -1;	/* pin the userspace servers there */
 
@@ -1690,29 +1701,32 @@ static int device_walk(char *buf)
 
 /*
  * Read replies on @fd until one without "continues"; how many had a
- * @key, or -1.  @buf holds BUF_SIZE bytes, one message at a time.
+ * @key, or -1.  @buf holds BUF_SIZE bytes; the messages of one read are
+ * taken where they are, as a client's parser does, and what is left of
+ * the last is moved to the front before the next read.
  */
 static int read_stream(int fd, char *buf, const char *key, bool first_only)
 {
-	size_t len = 0;
+	size_t len = 0, off = 0;
 	int n = 0;
 
 	for (;;) {
-		char *nul;
+		char *msg = buf + off, *nul;
 		ssize_t r;
 
-		nul = len ? memchr(buf, '\0', len) : NULL;
+		nul = len > off ? memchr(msg, '\0', len - off) : NULL;
 		if (nul) {
-			size_t mlen = nul - buf + 1;
-			bool more = strstr(buf, "\"continues\":true");
+			bool more = strstr(msg, "\"continues\":true");
 
-			n += !!strstr(buf, key);
+			n += !!strstr(msg, key);
 			if (!more || first_only)
-				return strstr(buf, "\"error\"") ? -1 : n;
-			memmove(buf, buf + mlen, len - mlen);
-			len -= mlen;
+				return strstr(msg, "\"error\"") ? -1 : n;
+			off = nul - buf + 1;
 			continue;
 		}
+		memmove(buf, msg, len - off);
+		len -= off;
+		off = 0;
 		if (len >= BUF_SIZE - 1)
 			return -1;
 		r = recv(fd, buf + len, BUF_SIZE - 1 - len, 0);
@@ -1873,6 +1887,318 @@ static int device_table(void)
 	return failed;
 }
 
+/* ---- the drop-in calls against the files they replace ---- */
+
+/*
+ * A call of the kernel's against the file operations it replaces, as the
+ * tools that read or write those files make them: one operation of each
+ * returns how many records, attributes or settings it read or wrote, or
+ * -1.  Operations are made for opt_seconds each, in turns, rep by rep;
+ * the ratio is kernel operations per second over the files'.
+ */
+struct side {
+	const char *id;
+	int (*op)(void *ctx);
+};
+
+struct pair_ctx {
+	int fd;			/* the kernel's connection */
+	char *buf;		/* BUF_SIZE */
+	char *call;		/* the call, with its NUL */
+	size_t call_len;
+	char (*names)[128];	/* Apply: the sysctls, below /proc/sys */
+	char (*values)[128];	/* and their values */
+	int n;
+};
+
+static int pair_call(void *arg)
+{
+	struct pair_ctx *x = arg;
+
+	if (write_all(x->fd, x->call, x->call_len))
+		return -1;
+	return read_stream(x->fd, x->buf, "\"parameters\"", false);
+}
+
+/* Operations of @side for opt_seconds into @r; its last count in @count */
+static void pair_run(const struct side *side, void *ctx, struct result *r,
+		     int *count)
+{
+	struct samples lat = { 0 };
+	long long t0, t1, start, deadline;
+	int n = 0;
+
+	memset(r, 0, sizeof(*r));
+	start = now_ns();
+	deadline = start + (long long)(opt_seconds * NSEC);
+	for (t1 = start; n >= 0 && (t1 < deadline || !lat.n);) {
+		t0 = t1;
+		n = side->op(ctx);
+		t1 = now_ns();
+		sample_add(&lat, t1 - t0);
+	}
+	if (n >= 0 && lat.n) {
+		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
+		r->ok = true;
+		r->n = lat.n;
+		r->rate = lat.n * (double)NSEC / (t1 - start);
+		r->p50 = lat.v[lat.n / 2] / 1000.0;
+		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+		*count = n;
+	}
+	free(lat.v);
+}
+
+/* The kernel's side, sides[0], against the files', sides[1] */
+static int pair_table(const char *title, const struct side *sides, void *ctx)
+{
+	struct result r[2][MAX_REPS];
+	double rate[MAX_REPS], p50[MAX_REPS], x[MAX_REPS], med[2] = { 0, 0 };
+	unsigned int rep, k, n, nx = 0;
+	int count[2] = { -1, -1 }, failed = 0;
+
+	for (rep = 0; rep < opt_reps; rep++) {
+		for (k = 0; k < 2; k++) {
+			pair_run(&sides[k], ctx, &r[k][rep], &count[k]);
+			printf("result %s seq %u %.1f %.1f %.1f\n", sides[k].id,
+			       rep + 1, r[k][rep].ok ? r[k][rep].rate : -1,
+			       r[k][rep].p50, r[k][rep].p99);
+		}
+		if (r[0][rep].ok && r[1][rep].ok)
+			x[nx++] = r[0][rep].rate / r[1][rep].rate;
+		fflush(stdout);
+	}
+	printf("\n== %s; median of %u runs\n", title, opt_reps);
+	printf("%-24s %8s %10s %10s\n", "target", "count", "ops/s", "p50 us");
+	for (k = 0; k < 2; k++) {
+		for (rep = n = 0; rep < opt_reps; rep++) {
+			if (!r[k][rep].ok)
+				continue;
+			rate[n] = r[k][rep].rate;
+			p50[n++] = r[k][rep].p50;
+		}
+		if (!n) {
+			printf("%-24s %8s\n", sides[k].id, "n/a");
+			failed = 1;
+			continue;
+		}
+		med[k] = median(rate, n);
+		printf("%-24s %8d %10.1f %10.1f\n", sides[k].id, count[k],
+		       med[k], median(p50, n));
+	}
+	if (nx)
+		printf("%s / %s, ops/s: %.2f (median of the runs' ratios)\n",
+		       sides[0].id, sides[1].id, median(x, nx));
+	return failed;
+}
+
+/* /dev/kmsg from its first record to EAGAIN, as dmesg and journald read
+ * it: a read of 8 KiB per record; records, or -1
+ */
+static int kmsg_read_all(void *arg)
+{
+	struct pair_ctx *x = arg;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC), n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while ((r = read(fd, x->buf, 8192)) > 0 || (r < 0 && errno == EPIPE))
+		n += r > 0;
+	close(fd);
+	return r < 0 && errno == EAGAIN ? n : -1;
+}
+
+#define LOG_READ_CALL	"{\"method\":\"org.kernel.log.Read\",\"more\":true," \
+			"\"parameters\":{}}"
+
+static int log_read_all(void *arg)
+{
+	struct pair_ctx *x = arg;
+
+	if (write_all(x->fd, LOG_READ_CALL, sizeof(LOG_READ_CALL)))
+		return -1;
+	return read_stream(x->fd, x->buf, "\"entry\"", false);
+}
+
+#define ATTRS_DEVICE	"/devices/virtual/net/lo"
+#define ATTRS_CALL	"{\"method\":\"org.kernel.device.GetAttributes\"," \
+			"\"parameters\":{\"syspath\":\"" ATTRS_DEVICE "\"}}"
+
+/* Every regular file of @dir and of its "power", opened, read in 4 KiB
+ * and closed, as sd-device reads attributes; files, or -1
+ */
+static int attrs_read_dir(int dir, char *buf, bool power)
+{
+	DIR *d = fdopendir(dir);
+	struct dirent *e;
+	int n = 0, fd;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (e->d_type == DT_DIR && !power && !strcmp(e->d_name, "power")) {
+			fd = openat(dir, "power", O_RDONLY | O_DIRECTORY);
+			n += fd < 0 ? 0 : attrs_read_dir(fd, buf, true);
+		}
+		if (e->d_type != DT_REG)
+			continue;
+		fd = openat(dir, e->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (read(fd, buf, 4096) < 0)
+			buf[0] = '\0';
+		close(fd);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int attrs_read(void *arg)
+{
+	struct pair_ctx *x = arg;
+	int dir = open("/sys" ATTRS_DEVICE, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return dir < 0 ? -1 : attrs_read_dir(dir, x->buf, false);
+}
+
+#define APPLY_N		50
+
+/* APPLY_N writable sysctls of lo, each with its value now, which it takes
+ * back: into @x, and @x->call an Apply of them; 0 or -1
+ */
+static int apply_prepare(struct pair_ctx *x)
+{
+	static const char *const dirs[] = {
+		"net/ipv4/conf/lo", "net/ipv4/neigh/lo", "net/ipv6/conf/lo",
+		"net/ipv6/neigh/lo",
+	};
+	char path[PATH_MAX], *p;
+	struct dirent *e;
+	unsigned int i;
+	ssize_t len;
+	DIR *d;
+	int fd;
+
+	x->names = xcalloc(APPLY_N, sizeof(*x->names));
+	x->values = xcalloc(APPLY_N, sizeof(*x->values));
+	for (i = 0; i < ARRAY_SIZE(dirs) && x->n < APPLY_N; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/%s", dirs[i]);
+		d = opendir(path);
+		while (d && (e = readdir(d)) && x->n < APPLY_N) {
+			char *v = x->values[x->n];
+
+			snprintf(x->names[x->n], sizeof(x->names[0]), "%s/%.80s",
+				 dirs[i], e->d_name);
+			snprintf(path, sizeof(path), "/proc/sys/%s", x->names[x->n]);
+			fd = open(path, O_RDONLY);
+			len = fd < 0 ? 0 : read(fd, v, sizeof(x->values[0]) - 1);
+			if (fd >= 0)
+				close(fd);
+			if (len <= 0 || len >= (ssize_t)sizeof(x->values[0]) - 1 ||
+			    strpbrk(v, "\t\"\\") || v[len - 1] != '\n')
+				continue;
+			v[len - 1] = '\0';
+			fd = open(path, O_WRONLY);
+			if (fd >= 0 && write(fd, v, len - 1) == (ssize_t)len - 1)
+				x->n++;
+			if (fd >= 0)
+				close(fd);
+		}
+		if (d)
+			closedir(d);
+	}
+	if (x->n < APPLY_N)
+		return -1;
+	x->call = xcalloc(APPLY_N, 300);
+	p = x->call;
+	p += sprintf(p, "{\"method\":\"org.kernel.sysctl.Apply\",\"parameters\":{\"settings\":[");
+	for (i = 0; i < APPLY_N; i++)
+		p += sprintf(p, "%s{\"name\":\"%s\",\"value\":\"%s\"}", i ? "," : "",
+			     x->names[i], x->values[i]);
+	p += sprintf(p, "]}}");
+	x->call_len = p - x->call + 1;
+	return 0;
+}
+
+static int apply_files(void *arg)
+{
+	struct pair_ctx *x = arg;
+	char path[PATH_MAX];
+	int i, fd;
+
+	for (i = 0; i < x->n; i++) {
+		snprintf(path, sizeof(path), "/proc/sys/%s", x->names[i]);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || write(fd, x->values[i], strlen(x->values[i])) < 0) {
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return x->n;
+}
+
+static int apply_call(void *arg)
+{
+	struct pair_ctx *x = arg;
+
+	return pair_call(x) == 1 && !strstr(x->buf, "\"error\"") ? x->n : -1;
+}
+
+static int dropin_tables(void)
+{
+	static const struct side logs[] = {
+		{ "kernel-log-read", log_read_all },
+		{ "dev-kmsg-read", kmsg_read_all },
+	};
+	static const struct side attrs[] = {
+		{ "kernel-device-attrs", pair_call },
+		{ "sysfs-attrs-read", attrs_read },
+	};
+	static const struct side apply[] = {
+		{ "kernel-sysctl-apply", apply_call },
+		{ "procfs-write-50", apply_files },
+	};
+	static const char attrs_call[] = ATTRS_CALL;
+	struct pair_ctx x = { .buf = xcalloc(1, BUF_SIZE) };
+	int failed = 0;
+
+	x.fd = unix_connect(KERNEL_NAME);
+	if (x.fd < 0) {
+		printf("\ndrop-in calls: varlink.ko does not listen\n");
+		return 1;
+	}
+	fprintf(stderr, "vl-bench: log.Read against /dev/kmsg\n");
+	failed |= pair_table("org.kernel.log.Read of the whole log (one connection)\n"
+			     "== against /dev/kmsg read from its first record to EAGAIN",
+			     logs, &x);
+	fprintf(stderr, "vl-bench: device.GetAttributes against sysfs\n");
+	x.call = (char *)attrs_call;
+	x.call_len = sizeof(attrs_call);
+	failed |= pair_table("org.kernel.device.GetAttributes of " ATTRS_DEVICE
+			     "\n== against open, read (4 KiB) and close of each of its files",
+			     attrs, &x);
+	fprintf(stderr, "vl-bench: sysctl.Apply against /proc/sys writes\n");
+	if (apply_prepare(&x)) {
+		printf("\nsysctl.Apply: fewer than %d sysctls of lo to write\n", APPLY_N);
+		failed = 1;
+	} else {
+		failed |= pair_table("org.kernel.sysctl.Apply of 50 sysctls of lo, their\n"
+				     "== own values, against open, write and close of each file",
+				     apply, &x);
+	}
+	close(x.fd);
+	free(x.buf);
+	free(x.names);
+	free(x.values);
+	if (x.call != attrs_call)
+		free(x.call);
+	return failed;
+}
+
 /* ---- the whole run ---- */
 
 static int run_all(const char *go_path)
@@ -1999,6 +2325,8 @@ static int run_all(const char *go_path)
 		failed = 1;
 	if (opt_device && device_table())
 		failed = 1;
+	if (opt_dropin && dropin_tables())
+		failed = 1;
 	if (opt_memory) {
 		if (base_conns < 0)
 			printf("\nmemory per idle connection: varlink.ko does not listen\n");
@@ -2037,7 +2365,7 @@ static void usage_exit(void)
 {
 	fprintf(stderr,
 		"Usage: vl-bench run [-s SECONDS] [-r REPS] [-g GO_SERVER] [-t IDS] [-P CPU]\n"
-		"                    [-D] [-M] [-S] [-T] [-x]\n"
+		"                    [-C] [-D] [-M] [-S] [-T] [-x]\n"
 		"       vl-bench load TARGET SECONDS\n"
 		"       vl-bench raw-server NAME\n"
 		"  -s  seconds per run (default 1)\n"
@@ -2047,7 +2375,9 @@ static void usage_exit(void)
 		"  -t  only these targets, comma-separated (raw always runs)\n"
 		"  -P  pin the userspace servers (raw, Go) to this CPU\n"
 		"  -x  do not read varlink.ko's statistics (no inline column)\n"
-		"  -S  skip org.kernel.sysctl.Get against /proc/sys\n");
+		"  -S  skip org.kernel.sysctl.Get against /proc/sys\n"
+		"  -C  skip log.Read, device.GetAttributes and sysctl.Apply against\n"
+		"      the files they replace\n");
 	exit(2);
 }
 
@@ -2069,7 +2399,7 @@ int main(int argc, char **argv)
 	snprintf(go_path, sizeof(go_path), "%.*svarlink-noop",
 		 slash ? (int)(slash - argv[0] + 1) : 0, argv[0]);
 	optind = 2;
-	while ((opt = getopt(argc, argv, "s:r:g:t:P:DMSTx")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:g:t:P:CDMSTx")) != -1) {
 		switch (opt) {
 		case 's':
 			opt_seconds = atof(optarg);
@@ -2082,6 +2412,9 @@ int main(int argc, char **argv)
 			break;
 		case 'D':
 			opt_device = false;
+			break;
+		case 'C':
+			opt_dropin = false;
 			break;
 		case 'M':
 			opt_memory = false;
