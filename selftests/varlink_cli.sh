@@ -210,6 +210,23 @@ check "call --timeout=1 of a 3 s call: no reply within 1 s, status 1" eval '
 	[ $rc -eq 1 ] && [ ! -s "$t.out" ] &&
 	err_is "No reply from $addr within 1 s."'
 
+# --- the kernel's interfaces: what udevadm, journald and sysctl read ------
+
+timeout 3 "$cli" call --more --json=short org.kernel.device.Monitor \
+	'{"subsystems":["none"]}' </dev/null >"$t.out" 2>"$t.err"
+check "device.Monitor --more: {\"ready\":true} first" eval '
+	[ "$(head -n 1 "$t.out")" = "{\"ready\":true}" ]'
+run call --json=short org.kernel.device.GetAttributes \
+	'{"syspath":"/devices/virtual/mem/null","names":["dev","no_such"]}'
+check "device.GetAttributes: the value, and null" same \
+	'{"attributes":{"dev":"1:3","no_such":null}}'
+run call --more --json=short org.kernel.log.Read '{}'
+check "log.Read --more: each entry with its usec" eval '[ $rc -eq 0 ] &&
+	[ "$(grep -c "\"entry\":" "$t.out")" = "$(grep -c "\"usec\":" "$t.out")" ]'
+run call --json=short org.kernel.sysctl.Apply \
+	'{"settings":[{"name":"kernel.no_such","value":"1","ignore_failure":true}]}'
+check "sysctl.Apply: a failure ignored, nothing applied" same '{"applied":[]}'
+
 # --- addresses that lead nowhere ------------------------------------------
 
 nobody=@kvarlinkctl.nobody.listens
