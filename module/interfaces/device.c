@@ -1175,7 +1175,9 @@ static int vdev_attrs_named(struct vdev_attrs *a,
 		    len + 1 + strlen(name) >= sizeof(a->c->syspath) ||
 		    vdev_name_seen(names, &val, name, seen))
 			return -EDOM;
-		snprintf(rel, sizeof(a->c->syspath), "%s/%s", a->c->path, name);
+		memcpy(rel, a->c->path, len);
+		rel[len] = '/';
+		strscpy(rel + len + 1, name, sizeof(a->c->syspath) - len - 1);
 		err = vdev_attr_put(a, rel, name);
 	}
 	return err;
