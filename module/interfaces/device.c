@@ -1045,54 +1045,58 @@ static int vdev_get(struct varlink_call *call, const void *params)
 	return varlink_reply(call);
 }
 
-/* Read the attribute @rel (its path below sysfs) as the caller into
- * @buf, DEVICE_UEVENT_SIZE bytes: its length without a final newline,
- * -ENODATA for a binary one, or an errno.  A text attribute is shown
- * whole by one read (sysfs_kf_seq_show()).
+/* Read the attribute @name of the open directory @dir, at @rel below
+ * sysfs, as the caller (varlink_file_read()) into @buf,
+ * DEVICE_UEVENT_SIZE + 1 bytes: its length without a final newline,
+ * -ENODATA for a binary one, or an errno.  sysfs sizes a binary
+ * attribute's file otherwise than a page: looked up in @dir (all 0755),
+ * such a file is not read.
  */
-static ssize_t vdev_attr_read(struct varlink_call *call, const char *rel,
-			      char *buf)
+static ssize_t vdev_attr_read(struct varlink_call *call, struct file *dir,
+			      const char *name, const char *rel, char *buf)
 {
-	const struct cred *old;
-	struct file *f;
-	loff_t pos = 0;
+	struct path path;
+	bool binary;
 	ssize_t n;
 
-	f = varlink_file_open(call, VARLINK_SYSFS, rel, O_RDONLY);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	if (i_size_read(file_inode(f)) != PAGE_SIZE) {
-		fput(f);
-		return -ENODATA;
+	if (!vfs_path_lookup(dir->f_path.dentry, dir->f_path.mnt, name, 0,
+			     &path)) {
+		binary = d_is_reg(path.dentry) &&
+			 i_size_read(d_inode(path.dentry)) != PAGE_SIZE;
+		path_put(&path);
+		if (binary)
+			return -ENODATA;
 	}
-	old = override_creds(f->f_cred);
-	n = kernel_read(f, buf, DEVICE_UEVENT_SIZE, &pos);
-	revert_creds(old);
-	fput(f);
+	n = varlink_file_read(call, VARLINK_SYSFS, rel, buf,
+			      DEVICE_UEVENT_SIZE + 1);
+	if (n == -EFBIG || (n > 0 && memchr(buf, '\0', n)))
+		return -ENODATA;
 	if (n < 0)
 		return n;
-	if (n > PAGE_SIZE || memchr(buf, '\0', n))
-		return -ENODATA;
 	return n && buf[n - 1] == '\n' ? n - 1 : n;
 }
 
 /**
  * struct vdev_attrs - a GetAttributes call
  * @c: the device, and the buffer values are read into
+ * @dir: the device's directory, open as the caller
  * @binary: the names of the binary attributes, each with its NUL
  * @binary_len: bytes of @binary
  * @n: attributes so far
  */
 struct vdev_attrs {
 	struct vdev_ctx *c;
+	struct file *dir;
 	char *binary;
 	size_t binary_len;
 	unsigned int n;
 };
 
-/* One attribute, @name of the device, at @rel, into the reply */
-static int vdev_attr_put(struct vdev_attrs *a, const char *rel,
-			 const char *name)
+/* One attribute, @name of the device, at @rel, found as @lookup in @dir,
+ * into the reply
+ */
+static int vdev_attr_put(struct vdev_attrs *a, struct file *dir,
+			 const char *lookup, const char *rel, const char *name)
 {
 	struct varlink_call *call = a->c->call;
 	size_t len = strlen(name) + 1;
@@ -1100,7 +1104,7 @@ static int vdev_attr_put(struct vdev_attrs *a, const char *rel,
 
 	if (++a->n > DEVICE_ATTRS_MAX)
 		return -E2BIG;
-	n = vdev_attr_read(call, rel, a->c->buf);
+	n = vdev_attr_read(call, dir, lookup, rel, a->c->buf);
 	cond_resched();
 	if (n == -ENOMEM ||
 	    (n == -ENODATA && a->binary_len + len > DEVICE_BINARY_SIZE))
@@ -1132,7 +1136,7 @@ static int vdev_attrs_all(struct vdev_attrs *a)
 		    !strcmp(e.name, "power"))
 			varlink_walk_enter(w);
 		else if (e.type == DT_REG)
-			err = vdev_attr_put(a, e.path, e.path + skip);
+			err = vdev_attr_put(a, e.dir, e.name, e.path, e.path + skip);
 		if (err < 0)
 			break;
 	}
@@ -1178,7 +1182,7 @@ static int vdev_attrs_named(struct vdev_attrs *a,
 		memcpy(rel, a->c->path, len);
 		rel[len] = '/';
 		strscpy(rel + len + 1, name, sizeof(a->c->syspath) - len - 1);
-		err = vdev_attr_put(a, rel, name);
+		err = vdev_attr_put(a, a->dir, name, rel, name);
 	}
 	return err;
 }
@@ -1222,12 +1226,18 @@ static int vdev_get_attributes(struct varlink_call *call, const void *params)
 		err = vdev_syspath(p->syspath, a.c->path, sizeof(a.c->path)) ?
 		      -EDOM : vdev_find(a.c);
 	if (!err) {
+		a.dir = varlink_file_open(call, VARLINK_SYSFS, a.c->path,
+					  O_RDONLY | O_DIRECTORY);
+		err = PTR_ERR_OR_ZERO(a.dir);
+	}
+	if (!err) {
 		bad = "names";
 		varlink_open_object(call, "attributes");
 		err = p->names.text ? vdev_attrs_named(&a, &p->names) :
 				      vdev_attrs_all(&a);
 		varlink_close_object(call);
 		vdev_put_binary(&a);
+		fput(a.dir);
 	}
 	vdev_ctx_free(a.c);
 	kfree(a.binary);
