@@ -213,9 +213,10 @@ vm_qemu() {
 	# last, so that they can override what is above
 	cmdline="$cmdline${5:+ $5}"
 	# one vCPU a socket: SeaBIOS's MP table, all a kernel without ACPI
-	# has, names the first CPU of each package only
+	# has, names the first CPU of each package only; -uuid: a DMI
+	# product_uuid (0400, root's only) for varlink_device
 	qemu=(qemu-system-x86_64 -accel tcg,thread="${tcg_thread:-multi}" -cpu max -m "${vm_mem:-1536}" -smp "$4,sockets=$4"
-		-nodefaults -display none -no-reboot -monitor none
+		-nodefaults -display none -no-reboot -monitor none -uuid 8e1f0c2a-5b3d-4e6f-9a7b-0c1d2e3f4a5b
 		-kernel "$1" -initrd "$2" -append "$cmdline")
 }
 

@@ -2148,55 +2148,103 @@ static int apply_call(void *arg)
 	return pair_call(x) == 1 && !strstr(x->buf, "\"error\"") ? x->n : -1;
 }
 
+static const struct side dropin_log[] = {
+	{ "kernel-log-read", log_read_all },
+	{ "dev-kmsg-read", kmsg_read_all },
+};
+
+static const struct side dropin_attrs[] = {
+	{ "kernel-device-attrs", pair_call },
+	{ "sysfs-attrs-read", attrs_read },
+};
+
+static const struct side dropin_apply[] = {
+	{ "kernel-sysctl-apply", apply_call },
+	{ "procfs-write-50", apply_files },
+};
+
+/* The context of the pair @sides into @x: 0, or -1 */
+static int dropin_prepare(struct pair_ctx *x, const struct side *sides)
+{
+	static const char attrs_call[] = ATTRS_CALL;
+
+	memset(x, 0, sizeof(*x));
+	x->buf = xcalloc(1, BUF_SIZE);
+	x->fd = unix_connect(KERNEL_NAME);
+	if (x->fd < 0)
+		return -1;
+	if (sides == dropin_attrs) {
+		x->call = strdup(attrs_call);
+		x->call_len = sizeof(attrs_call);
+	}
+	return sides == dropin_apply ? apply_prepare(x) : 0;
+}
+
+static void dropin_end(struct pair_ctx *x)
+{
+	if (x->fd >= 0)
+		close(x->fd);
+	free(x->buf);
+	free(x->names);
+	free(x->values);
+	free(x->call);
+}
+
 static int dropin_tables(void)
 {
-	static const struct side logs[] = {
-		{ "kernel-log-read", log_read_all },
-		{ "dev-kmsg-read", kmsg_read_all },
+	static const struct {
+		const struct side *sides;
+		const char *title;
+	} pairs[] = {
+		{ dropin_log, "org.kernel.log.Read of the whole log (one connection)\n"
+		  "== against /dev/kmsg read from its first record to EAGAIN" },
+		{ dropin_attrs, "org.kernel.device.GetAttributes of " ATTRS_DEVICE "\n"
+		  "== against open, read (4 KiB) and close of each of its files" },
+		{ dropin_apply, "org.kernel.sysctl.Apply of 50 sysctls of lo, their\n"
+		  "== own values, against open, write and close of each file" },
 	};
-	static const struct side attrs[] = {
-		{ "kernel-device-attrs", pair_call },
-		{ "sysfs-attrs-read", attrs_read },
-	};
-	static const struct side apply[] = {
-		{ "kernel-sysctl-apply", apply_call },
-		{ "procfs-write-50", apply_files },
-	};
-	static const char attrs_call[] = ATTRS_CALL;
-	struct pair_ctx x = { .buf = xcalloc(1, BUF_SIZE) };
+	struct pair_ctx x;
+	unsigned int i;
 	int failed = 0;
 
-	x.fd = unix_connect(KERNEL_NAME);
-	if (x.fd < 0) {
-		printf("\ndrop-in calls: varlink.ko does not listen\n");
-		return 1;
+	for (i = 0; i < ARRAY_SIZE(pairs); i++) {
+		fprintf(stderr, "vl-bench: %s against %s\n", pairs[i].sides[0].id,
+			pairs[i].sides[1].id);
+		if (dropin_prepare(&x, pairs[i].sides)) {
+			printf("\n%s: cannot be set up\n", pairs[i].sides[0].id);
+			failed = 1;
+		} else {
+			failed |= pair_table(pairs[i].title, pairs[i].sides, &x);
+		}
+		dropin_end(&x);
 	}
-	fprintf(stderr, "vl-bench: log.Read against /dev/kmsg\n");
-	failed |= pair_table("org.kernel.log.Read of the whole log (one connection)\n"
-			     "== against /dev/kmsg read from its first record to EAGAIN",
-			     logs, &x);
-	fprintf(stderr, "vl-bench: device.GetAttributes against sysfs\n");
-	x.call = (char *)attrs_call;
-	x.call_len = sizeof(attrs_call);
-	failed |= pair_table("org.kernel.device.GetAttributes of " ATTRS_DEVICE
-			     "\n== against open, read (4 KiB) and close of each of its files",
-			     attrs, &x);
-	fprintf(stderr, "vl-bench: sysctl.Apply against /proc/sys writes\n");
-	if (apply_prepare(&x)) {
-		printf("\nsysctl.Apply: fewer than %d sysctls of lo to write\n", APPLY_N);
-		failed = 1;
-	} else {
-		failed |= pair_table("org.kernel.sysctl.Apply of 50 sysctls of lo, their\n"
-				     "== own values, against open, write and close of each file",
-				     apply, &x);
-	}
-	close(x.fd);
-	free(x.buf);
-	free(x.names);
-	free(x.values);
-	if (x.call != attrs_call)
-		free(x.call);
 	return failed;
+}
+
+/* vl-bench load of a side of the drop-in pairs: 1 if @id is none */
+static int dropin_load(const char *id, double seconds)
+{
+	const struct side *pairs[] = { dropin_log, dropin_attrs, dropin_apply };
+	struct pair_ctx x;
+	struct result r;
+	unsigned int i, k;
+	int count;
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++)
+		for (k = 0; k < 2; k++) {
+			if (strcmp(pairs[i][k].id, id))
+				continue;
+			opt_seconds = seconds;
+			if (dropin_prepare(&x, pairs[i]))
+				return 1;
+			pair_run(&pairs[i][k], &x, &r, &count);
+			dropin_end(&x);
+			if (!r.ok)
+				return 1;
+			printf("calls %lld rate %.0f\n", r.n, r.rate);
+			return 0;
+		}
+	return 1;
 }
 
 /* ---- the whole run ---- */
@@ -2343,10 +2391,13 @@ static int load(const char *id, double seconds)
 	struct target *t = find_target(id);
 	struct result r;
 
+	if (!t && seconds > 0 && !dropin_load(id, seconds))
+		return 0;
 	if (!t || !(t->kind == GENL || (t->kernel && !t->fast_path)) ||
 	    seconds <= 0) {
-		fprintf(stderr, "usage: vl-bench %s %s SECONDS\n", "load",
-			"nlctrl|kernel-ping|kernel-getinfo|kernel-sysctl-get|kernel-memory-get");
+		fprintf(stderr, "usage: vl-bench %s %s|%s SECONDS\n", "load",
+			"nlctrl|kernel-ping|kernel-getinfo|kernel-sysctl-get|kernel-memory-get",
+			"kernel-log-read|kernel-device-attrs|kernel-sysctl-apply (or the files')");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
