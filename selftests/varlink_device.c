@@ -1574,8 +1574,8 @@ TEST_F_TIMEOUT(dev, attributes_vs_cat, DEV_TIMEOUT)
 /* A root's only attribute, its path from /sys: see attributes_root_only */
 static const char *root_only;
 
-/* The attribute root_only as @arg expects it: the value (root) or null;
- * and one for everyone (0444) read
+/* The attribute root_only as @arg expects it: the value (root) or null,
+ * as cat of it, which is refused then; and one for everyone (0444) read
  */
 static int uuid_as_expected(void *arg)
 {
@@ -1583,6 +1583,9 @@ static int uuid_as_expected(void *arg)
 	struct vt_conn c;
 	int failed = 0;
 
+	if (!want)
+		failed += !KS_OK(access(vt_fmt("/sys%s", root_only), R_OK) &&
+				 errno == EACCES);
 	if (vt_open_ready(&c))
 		return 100;
 	failed += !KS_OK(attrs(&c, strndup(root_only, slash - root_only),
@@ -1618,7 +1621,9 @@ static int product_uuid_userns(void)
 			_exit(103);
 		_exit(uuid_as_expected(NULL));
 	}
-	if (read(done[0], &b, 1) != 1 || vt_map_ids(pid, "0 0 1", false) ||
+	/* a container's root: an unprivileged user of the host */
+	if (read(done[0], &b, 1) != 1 ||
+	    vt_map_ids(pid, vt_fmt("0 %d 1", KS_NOBODY), false) ||
 	    write(go[1], "g", 1) != 1)
 		return -1;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
@@ -1628,9 +1633,10 @@ static int product_uuid_userns(void)
 
 /*
  * The root's only: product_uuid (0400), to root, not to uid 1000 or a user
- * namespace's root, as cat of it.  A kernel without DMI (the debug
- * kernels) has none: /dev/null's "dev" is made the root's only for the
- * test, which the kernel's sysfs allows (kernfs_iop_setattr()).
+ * namespace's root (a container's, mapped to nobody), as cat of it.  A
+ * kernel without DMI (the debug kernels) has none: /dev/null's "dev" is
+ * made the root's only for the test, which the kernel's sysfs allows
+ * (kernfs_iop_setattr()).
  */
 TEST_F_TIMEOUT(dev, attributes_root_only, DEV_TIMEOUT)
 {
