@@ -158,8 +158,19 @@ static bool name_char_valid(char c)
 	       c == '+' || c == '-' || c == '!';
 }
 
-/* Whether @name is a relative path of plain components: see the top. */
-static bool name_valid(const char *name)
+/**
+ * varlink_file_name_valid() - whether a name is one the file helpers take
+ * @name: a path relative to the root of a &enum varlink_fs
+ *
+ * For a provider that must tell a client's bad name (InvalidParameter)
+ * from a file that is not there before it opens anything: the rule of
+ * varlink_file_open(), that its lookup applies anyway.
+ *
+ * Return: whether @name is relative, of components that are not empty,
+ * "." or "..", made of ASCII letters, digits and "_.:@+!-" only, at most
+ * 512 bytes in all.
+ */
+bool varlink_file_name_valid(const char *name)
 {
 	size_t len = 0, comp = 0;
 	const char *p;
@@ -179,6 +190,7 @@ static bool name_valid(const char *name)
 			return false;
 	}
 }
+EXPORT_SYMBOL_GPL(varlink_file_name_valid);
 
 /**
  * vl_errno_user() - an errno a user program knows, for one of the kernel's
@@ -323,7 +335,7 @@ static void view_walk(struct path *path, const char *rel)
  * @init_mnt: whether it is in the initial mount namespace
  * @mnt: the internal mount the file is on
  * @fs: which one
- * @name: its path there, checked by name_valid()
+ * @name: its path there, checked by varlink_file_name_valid()
  *
  * See "The caller's view" at the top.
  *
@@ -435,7 +447,7 @@ static struct file *open_as(const struct varlink_call *call,
 	struct path path;
 	int err;
 
-	if (!name_valid(name) || acc == O_ACCMODE)
+	if (!varlink_file_name_valid(name) || acc == O_ACCMODE)
 		return ERR_PTR(-EINVAL);
 	mnt = fs_mount(fs);
 	if (IS_ERR(mnt))

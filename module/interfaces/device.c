@@ -791,30 +791,6 @@ static bool vdev_not_found(int err)
 	       err == -EINVAL || err == -ENAMETOOLONG;
 }
 
-/* Whether @p holds at most @max components as the core takes them (see
- * varlink_file_open()), and nothing else
- */
-static bool vdev_components(const char *p, unsigned int max)
-{
-	size_t comp = 0;
-
-	for (;; p++) {
-		if (*p == '/' || !*p) {
-			if (!comp || (comp == 1 && p[-1] == '.') ||
-			    (comp == 2 && p[-1] == '.' && p[-2] == '.') ||
-			    !max--)
-				return false;
-			if (!*p)
-				return true;
-			comp = 0;
-		} else if (isalnum(*p) || strchr("_.:@+!-", *p)) {
-			comp++;
-		} else {
-			return false;
-		}
-	}
-}
-
 /* A syspath from a client into the relative path @rel ("devices/...",
  * "bus/...", "module/..."): 0, or -EINVAL.
  */
@@ -822,7 +798,7 @@ static int vdev_syspath(const char *syspath, char *rel, size_t size)
 {
 	if (strlen(syspath) >= size || strlen(syspath) > 500 ||
 	    (strncmp(syspath, "/devices/", 9) && !vdev_object(syspath + 1)) ||
-	    !vdev_components(syspath + 1, UINT_MAX))
+	    !varlink_file_name_valid(syspath + 1))
 		return -EINVAL;
 	strscpy(rel, syspath + 1, size);
 	return 0;
@@ -1175,7 +1151,8 @@ static int vdev_attrs_named(struct vdev_attrs *a,
 	while (!err && (err = varlink_json_iter_next(&it, &key, &val)) > 0) {
 		if (++n > DEVICE_NAMES_MAX ||
 		    varlink_json_str(&val, name, sizeof(name)) < 0 ||
-		    !vdev_components(name, 2) ||
+		    !varlink_file_name_valid(name) ||
+		    strchr(name, '/') != strrchr(name, '/') ||
 		    len + 1 + strlen(name) >= sizeof(a->c->syspath) ||
 		    vdev_name_seen(names, &val, name, seen))
 			return -EDOM;

@@ -714,6 +714,7 @@ struct file;
  * to the root of @fs ("sys/kernel/random/boot_id"), checked component by
  * component (see varlink_file_open()).
  */
+bool varlink_file_name_valid(const char *name);
 struct file *varlink_file_open(struct varlink_call *call, enum varlink_fs fs,
 			       const char *name, int flags);
 struct file *varlink_file_open_cred(const struct cred *cred,
