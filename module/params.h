@@ -10,8 +10,7 @@
 
 #include "limits.h"
 
-/*
- * Every numeric limit an administrator sets, one line each:
+/* Every numeric limit an administrator sets, one line each:
  * X(name, default, minimum, maximum, the limit it may not be below or NULL,
  * text).
  * Each is a module parameter of its name (described by its text and
