@@ -523,7 +523,7 @@ TEST_F(autoload, concurrent_first_calls)
 }
 
 /* 64 names no module has: at most 32 runs per 10 s, all names together. */
-TEST_F(autoload, distinct_names_bounded)
+TEST_F_TIMEOUT(autoload, distinct_names_bounded, 300)
 {
 	long long t0 = now_us(), s;
 	int i;
