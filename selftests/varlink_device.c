@@ -1017,7 +1017,12 @@ static int in_child(int (*fn)(void *), void *arg)
 	return WEXITSTATUS(status);
 }
 
-static int userns_root(void)
+/*
+ * @fn as root of a user namespace whose uid and gid 0 are @map's host
+ * uid ("0 HOST 1"): the host's root, or a container's, an unprivileged
+ * user of the host.  Return: @fn's result, -1 if it could not run.
+ */
+static int userns_root_run(int (*fn)(void *), const char *map)
 {
 	int go[2], done[2], status;
 	pid_t pid;
@@ -1035,9 +1040,9 @@ static int userns_root(void)
 			_exit(102);
 		if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
 			_exit(103);
-		_exit(as_own(NULL));
+		_exit(fn(NULL));
 	}
-	if (read(done[0], &b, 1) != 1 || vt_map_ids(pid, "0 0 1", false) ||
+	if (read(done[0], &b, 1) != 1 || vt_map_ids(pid, map, false) ||
 	    write(go[1], "g", 1) != 1)
 		return -1;
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
@@ -1054,7 +1059,7 @@ TEST_F_TIMEOUT(dev, trigger_refused, DEV_TIMEOUT)
 	ASSERT_EQ(0, monitor_live(&m, "mem"));
 	EXPECT_EQ(0, ks_run_as(KS_NOBODY, KS_NOBODY, as_own, NULL));
 	EXPECT_EQ(0, in_child(as_own, (void *)1));
-	EXPECT_EQ(0, userns_root());
+	EXPECT_EQ(0, userns_root_run(as_own, "0 0 1"));
 	EXPECT_EQ(0, in_child(opener_root_sender_nobody, NULL));
 	EXPECT_EQ(0, in_child(opener_nobody_sender_root, NULL));
 	ASSERT_EQ(0, vt_write_file("/sys/devices/virtual/mem/zero/uevent", "change"));
@@ -1601,36 +1606,6 @@ static int uuid_as_expected(void *arg)
 	return failed;
 }
 
-static int product_uuid_userns(void)
-{
-	int go[2], done[2], status;
-	pid_t pid;
-	char b;
-
-	if (pipe(go) || pipe(done))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		if (unshare(CLONE_NEWUSER))
-			_exit(101);
-		if (write(done[1], "u", 1) != 1 || read(go[0], &b, 1) != 1)
-			_exit(102);
-		if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
-			_exit(103);
-		_exit(uuid_as_expected(NULL));
-	}
-	/* a container's root: an unprivileged user of the host */
-	if (read(done[0], &b, 1) != 1 ||
-	    vt_map_ids(pid, vt_fmt("0 %d 1", KS_NOBODY), false) ||
-	    write(go[1], "g", 1) != 1)
-		return -1;
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
 /*
  * The root's only: product_uuid (0400), to root, not to uid 1000 or a user
  * namespace's root (a container's, mapped to nobody), as cat of it.  A
@@ -1654,7 +1629,9 @@ TEST_F_TIMEOUT(dev, attributes_root_only, DEV_TIMEOUT)
 	ASSERT_NE(NULL, value);
 	EXPECT_EQ(0, uuid_as_expected(value));
 	EXPECT_EQ(0, ks_run_as(1000, 1000, uuid_as_expected, NULL));
-	EXPECT_EQ(0, product_uuid_userns());
+	/* a container's root: an unprivileged user of the host */
+	EXPECT_EQ(0, userns_root_run(uuid_as_expected,
+				     vt_fmt("0 %d 1", KS_NOBODY)));
 	if (!dmi)
 		EXPECT_EQ(0, chmod("/sys/devices/virtual/mem/null/dev", 0444));
 }
