@@ -740,6 +740,17 @@ static int cmp_uint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* @r from the latencies of @lat, made in @ns: its rate and percentiles */
+static void result_from(struct result *r, struct samples *lat, long long ns)
+{
+	qsort(lat->v, lat->n, sizeof(*lat->v), cmp_uint);
+	r->ok = true;
+	r->n = lat->n;
+	r->rate = lat->n * (double)NSEC / ns;
+	r->p50 = lat->v[lat->n / 2] / 1000.0;
+	r->p99 = lat->v[(lat->n * 99) / 100] / 1000.0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -1157,14 +1168,8 @@ static void *procfs_thread(void *arg)
 		t1 = now_ns();
 		sample_add(&lat, t1 - t0);
 	}
-	if (!pr->err && lat.n) {
-		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
-		pr->r->ok = true;
-		pr->r->n = lat.n;
-		pr->r->rate = lat.n * (double)NSEC / (t1 - start);
-		pr->r->p50 = lat.v[lat.n / 2] / 1000.0;
-		pr->r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
-	}
+	if (!pr->err && lat.n)
+		result_from(pr->r, &lat, t1 - start);
 	free(lat.v);
 	return NULL;
 }
@@ -1597,14 +1602,8 @@ static void meminfo_run(bool kernel, struct result *r)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (!err && lat.n) {
-		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
-		r->ok = true;
-		r->n = lat.n;
-		r->rate = lat.n * (double)NSEC / (t1 - start);
-		r->p50 = lat.v[lat.n / 2] / 1000.0;
-		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
-	}
+	if (!err && lat.n)
+		result_from(r, &lat, t1 - start);
 	free(lat.v);
 	free(buf);
 }
@@ -1773,12 +1772,7 @@ static void device_run(int kernel, struct result *r, int *devices)
 	if (fd >= 0)
 		close(fd);
 	if (n >= 0 && lat.n) {
-		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
-		r->ok = true;
-		r->n = lat.n;
-		r->rate = lat.n * (double)NSEC / (t1 - start);
-		r->p50 = lat.v[lat.n / 2] / 1000.0;
-		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+		result_from(r, &lat, t1 - start);
 		*devices = n;
 	}
 	free(lat.v);
@@ -1938,12 +1932,7 @@ static void pair_run(const struct side *side, void *ctx, struct result *r,
 		sample_add(&lat, t1 - t0);
 	}
 	if (n >= 0 && lat.n) {
-		qsort(lat.v, lat.n, sizeof(*lat.v), cmp_uint);
-		r->ok = true;
-		r->n = lat.n;
-		r->rate = lat.n * (double)NSEC / (t1 - start);
-		r->p50 = lat.v[lat.n / 2] / 1000.0;
-		r->p99 = lat.v[(lat.n * 99) / 100] / 1000.0;
+		result_from(r, &lat, t1 - start);
 		*count = n;
 	}
 	free(lat.v);
